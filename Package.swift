@@ -1,0 +1,77 @@
+// swift-tools-version: 6.1
+// Decant: response bodies to values, chosen by media type.
+//
+// House rules this manifest encodes:
+// - No package dependencies (`dependencies: []`), on purpose: Decant is embedded in apps and servers.
+// - Every module is declared once in `modules` below; products and test targets are derived from that list, and the
+//   shared settings are appended in one loop, so adding a module is one line.
+import PackageDescription
+
+/// One Decant module: its name, what kind of target it is, and the Decant modules it depends on.
+struct Module {
+    enum Kind { case library, executable }
+    var name: String
+    var kind: Kind = .library
+    var dependencies: [String] = []
+    /// An explicit source path, used by the out-of-core plugins under `Plugins/`.
+    var path: String? = nil
+    /// Whether a `<name>Tests` target exists in `Tests/`.
+    var hasTests = true
+}
+
+let modules: [Module] = [
+    // Media types, response model, serializer protocol, registry, compound resolver, validation, sniffing, errors.
+    // Depends on nothing but the toolchain's Foundation (FoundationEssentials where available).
+    Module(name: "DecantCore"),
+    // The one place that needs full Foundation / FoundationNetworking: the `HTTPURLResponse` bridge.
+    Module(name: "DecantFoundation", dependencies: ["DecantCore"]),
+    // The umbrella: re-exports every built-in module and provides `SerializerRegistry.standard`.
+    Module(name: "Decant", dependencies: ["DecantCore", "DecantFoundation"], hasTests: false),
+    // The command-line tool. Its output formats are a contract: keep them stable.
+    Module(name: "decant", kind: .executable, dependencies: ["Decant"]),
+]
+
+/// Settings every target gets.
+let sharedSettings: [SwiftSetting] = [
+    // Swift 6 language mode is the package default (tools 6.1); complete strict concurrency is implied by it,
+    // and spelled out so that a future tools-version bump cannot silently relax it.
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+var targets: [Target] = []
+var products: [Product] = []
+
+for module in modules {
+    let dependencies = module.dependencies.map { Target.Dependency.target(name: $0) }
+    switch module.kind {
+    case .library:
+        targets.append(
+            .target(name: module.name, dependencies: dependencies, path: module.path, swiftSettings: sharedSettings)
+        )
+        products.append(.library(name: module.name, targets: [module.name]))
+    case .executable:
+        targets.append(
+            .executableTarget(
+                name: module.name, dependencies: dependencies, path: module.path, swiftSettings: sharedSettings)
+        )
+        products.append(.executable(name: module.name, targets: [module.name]))
+    }
+    if module.hasTests && module.kind == .library {
+        targets.append(
+            .testTarget(
+                name: "\(module.name)Tests",
+                dependencies: [.target(name: module.name)] + dependencies,
+                swiftSettings: sharedSettings
+            )
+        )
+    }
+}
+
+let package = Package(
+    name: "Decant",
+    products: products,
+    dependencies: [],
+    targets: targets,
+    swiftLanguageModes: [.v6]
+)

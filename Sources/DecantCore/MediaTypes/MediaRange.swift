@@ -1,0 +1,179 @@
+/// A pattern of media types that a serializer accepts or a client asks for: `*/*`, `image/*`, `application/json`,
+/// `application/*+json`, `*/*+xml`, optionally with parameter constraints (`text/plain;charset=utf-8`).
+///
+/// Ranges order by ``specificity``: an exact type with parameters beats an exact type, which beats a suffix range,
+/// which beats `type/*`, which beats `*/*`. ``SerializerRegistry`` resolves a response's media type to the most
+/// specific matching range (RFC 9110 §12.5.1 uses the same precedence for `Accept`).
+public struct MediaRange: Sendable, Hashable {
+    /// The shape of a range, without its parameters.
+    public enum Pattern: Sendable, Hashable {
+        /// `*/*`: every media type.
+        case any
+        /// `type/*`: every subtype of one type.
+        case type(String)
+        /// `type/*+suffix` (or `*/*+suffix` when `type` is `nil`): every subtype with a structured syntax suffix.
+        case suffix(type: String?, suffix: String)
+        /// `type/subtype`: exactly one media type.
+        case exact(type: String, subtype: String)
+    }
+
+    /// What the range matches, ignoring parameters.
+    public let pattern: Pattern
+    /// Parameters a media type must carry, with equal values (`charset` case-insensitively), to match.
+    public let parameters: MediaTypeParameters
+
+    /// Creates a range from a pattern and parameter constraints. Names in `pattern` should be lowercase.
+    public init(_ pattern: Pattern, parameters: MediaTypeParameters = MediaTypeParameters()) {
+        self.pattern = pattern
+        self.parameters = parameters
+    }
+
+    /// A range matching exactly `mediaType`'s essence and requiring each of its parameters.
+    public init(_ mediaType: MediaType) {
+        self.init(.exact(type: mediaType.type, subtype: mediaType.subtype), parameters: mediaType.parameters)
+    }
+
+    /// Parses a range such as `application/*+json` or `text/html;level=1`.
+    ///
+    /// - Throws: ``MediaTypeParsingError`` when the text is not a media type, or puts a `*` where a range cannot
+    ///   have one (`*/json`, `application/js*n`).
+    public init(parsing string: String) throws(MediaTypeParsingError) {
+        let parsed = try MediaType(parsing: string)
+        let type = parsed.type
+        let subtype = parsed.subtype
+        func failure(_ reason: String) -> MediaTypeParsingError {
+            MediaTypeParsingError(input: string, offset: 0, reason: reason)
+        }
+        let pattern: Pattern
+        if subtype == "*" {
+            pattern = type == "*" ? .any : .type(type)
+        } else if subtype.hasPrefix("*+") {
+            let suffix = String(subtype.dropFirst(2))
+            if suffix.isEmpty || suffix.contains("*") || suffix.contains("+") {
+                throw failure("a suffix range needs one suffix after \"*+\", such as application/*+json")
+            }
+            pattern = .suffix(type: type == "*" ? nil : type, suffix: suffix)
+        } else if type == "*" {
+            throw failure("a wildcard type needs a wildcard subtype (\"*/*\" or \"*/*+suffix\")")
+        } else if subtype.contains("*") {
+            throw failure("\"*\" is only allowed as the whole subtype or before \"+suffix\"")
+        } else {
+            pattern = .exact(type: type, subtype: subtype)
+        }
+        self.init(pattern, parameters: parsed.parameters)
+    }
+
+    /// `*/*`.
+    public static let any = MediaRange(.any)
+
+    /// Whether `mediaType` falls within this range, including its parameter constraints.
+    public func matches(_ mediaType: MediaType) -> Bool {
+        switch pattern {
+        case .any:
+            break
+        case .type(let type):
+            guard mediaType.type == type else { return false }
+        case .suffix(let type, let suffix):
+            if let type, mediaType.type != type { return false }
+            guard mediaType.suffix == suffix else { return false }
+        case .exact(let type, let subtype):
+            guard mediaType.type == type, mediaType.subtype == subtype else { return false }
+        }
+        for constraint in parameters {
+            guard let value = mediaType.parameters[constraint.name] else { return false }
+            let equal =
+                constraint.name == "charset"
+                ? HTTPBytes.equalsIgnoringASCIICase(value, constraint.value) : value == constraint.value
+            if !equal { return false }
+        }
+        return true
+    }
+
+    /// How specific this range is; higher wins. See ``Specificity``.
+    public var specificity: Specificity {
+        let rank: Specificity.Rank
+        switch pattern {
+        case .any: rank = .any
+        case .type: rank = .type
+        case .suffix(nil, _): rank = .anySuffix
+        case .suffix: rank = .suffix
+        case .exact: rank = .exact
+        }
+        return Specificity(rank: rank, parameterCount: parameters.count)
+    }
+
+    /// The specificity of a ``MediaRange``: its rank, then how many parameters it constrains.
+    public struct Specificity: Sendable, Hashable, Comparable, CustomStringConvertible {
+        /// The pattern's rank, least specific first.
+        public enum Rank: Int, Sendable, Hashable, Comparable {
+            /// `*/*`
+            case any = 0
+            /// `type/*`
+            case type = 1
+            /// `*/*+suffix`
+            case anySuffix = 2
+            /// `type/*+suffix`
+            case suffix = 3
+            /// `type/subtype`
+            case exact = 4
+
+            /// Orders ranks from least to most specific.
+            public static func < (lhs: Rank, rhs: Rank) -> Bool { lhs.rawValue < rhs.rawValue }
+        }
+
+        /// The pattern's rank.
+        public let rank: Rank
+        /// How many parameters the range constrains.
+        public let parameterCount: Int
+
+        /// A single number for traces: `rank × 100 + parameters` (`*/*` = 0, `application/json` = 400).
+        public var score: Int { rank.rawValue * 100 + min(parameterCount, 99) }
+
+        /// Orders by rank, then by parameter count.
+        public static func < (lhs: Specificity, rhs: Specificity) -> Bool {
+            (lhs.rank, lhs.parameterCount) < (rhs.rank, rhs.parameterCount)
+        }
+
+        /// The ``score`` as text.
+        public var description: String { String(score) }
+    }
+}
+
+extension MediaRange: CustomStringConvertible, LosslessStringConvertible {
+    /// The range as it would be written in an `Accept` header.
+    public var description: String {
+        let head: String
+        switch pattern {
+        case .any: head = "*/*"
+        case .type(let type): head = type + "/*"
+        case .suffix(let type, let suffix): head = (type ?? "*") + "/*+" + suffix
+        case .exact(let type, let subtype): head = type + "/" + subtype
+        }
+        return head + parameters.description
+    }
+
+    /// Parses `description`; `nil` when it is not a media range.
+    public init?(_ description: String) {
+        guard let parsed = try? MediaRange(parsing: description) else { return nil }
+        self = parsed
+    }
+}
+
+extension MediaRange: Codable {
+    /// Decodes a range from its string form.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let string = try container.decode(String.self)
+        do {
+            self = try MediaRange(parsing: string)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+        }
+    }
+
+    /// Encodes the range as its string form.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

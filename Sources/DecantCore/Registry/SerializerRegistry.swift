@@ -1,0 +1,5 @@
+/// Placeholder replaced below.
+public struct SerializerRegistry: Sendable {
+    /// Creates an empty registry.
+    public init() {}
+}

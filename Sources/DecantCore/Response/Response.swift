@@ -1,0 +1,108 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// An HTTP response as Decant sees it: status, header fields, where it came from, and the body bytes.
+///
+/// Build one from raw HTTP/1.1 bytes with ``init(raw:requestMethod:url:limits:)``, from `URLSession` results with the
+/// `DecantFoundation` bridge, or directly with ``init(status:headers:body:url:requestMethod:)``. The media type is
+/// always read from the raw `Content-Type` field (``contentType``), never from `HTTPURLResponse.mimeType`.
+public struct Response: Sendable, Hashable {
+    /// The status code, such as 200.
+    public var status: Int
+    /// The reason phrase from the status line, when known (informational only).
+    public var reasonPhrase: String?
+    /// The header fields in the order received.
+    public var headers: HTTPHeaderFields
+    /// The body bytes, after any transfer coding (chunked) was removed.
+    public var body: Data
+    /// The URL the response came from, when known. Used for `@2x` image scales and per-host configuration.
+    public var url: URL?
+    /// The request method, such as `GET` or `HEAD`, when known. A `HEAD` response has no body.
+    public var requestMethod: String?
+    /// Trailer fields of a chunked body, when there were any.
+    public var trailers: HTTPHeaderFields
+
+    /// Creates a response.
+    public init(
+        status: Int = 200,
+        headers: HTTPHeaderFields = [:],
+        body: Data = Data(),
+        url: URL? = nil,
+        requestMethod: String? = nil
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url
+        self.requestMethod = requestMethod
+        self.reasonPhrase = nil
+        self.trailers = [:]
+    }
+
+    /// The media type from the `Content-Type` field(s), per WHATWG "extract a MIME type"; `nil` when absent or
+    /// unparseable.
+    public var contentType: MediaType? { headers.contentType }
+
+    /// Whether the request method was `HEAD` (methods are case-sensitive, RFC 9110 §9.1).
+    public var isHeadRequest: Bool { requestMethod == "HEAD" }
+
+    /// A copy with a different body.
+    public func replacingBody(_ body: Data) -> Response {
+        var copy = self
+        copy.body = body
+        return copy
+    }
+
+    /// A copy whose `Content-Type` field is replaced by `mediaType`.
+    public func replacingContentType(_ mediaType: MediaType) -> Response {
+        var copy = self
+        copy.headers.set(mediaType.description, for: "Content-Type")
+        return copy
+    }
+}
+
+extension Response: CustomStringConvertible {
+    /// The status line, the header fields and a short, escaped snippet of the body.
+    public var description: String {
+        var text = "HTTP \(status)"
+        if let reasonPhrase, !reasonPhrase.isEmpty { text += " " + reasonPhrase }
+        if let requestMethod { text += " (\(requestMethod)\(url.map { " " + $0.absoluteString } ?? ""))" }
+        for field in headers { text += "\n" + field.description }
+        text += "\n\n" + BodySnippet.describe(body, limit: 256)
+        return text
+    }
+}
+
+/// Renders a capped, printable snippet of a body for error messages.
+enum BodySnippet {
+    /// `N bytes: "text…"` for text-like bodies, a hex dump of the first bytes otherwise.
+    static func describe(_ body: Data, limit: Int) -> String {
+        if body.isEmpty { return "(empty body)" }
+        let prefix = body.prefix(limit)
+        let size = body.count == 1 ? "1 byte" : "\(body.count) bytes"
+        let truncated = body.count > limit
+        let controlBytes = prefix.filter { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }.count
+        if controlBytes == 0 {
+            var text = ""
+            for scalar in String(decoding: prefix, as: UTF8.self).unicodeScalars {
+                switch scalar {
+                case "\n": text += "\\n"
+                case "\r": text += "\\r"
+                case "\t": text += "\\t"
+                case "\"": text += "\\\""
+                case "\\": text += "\\\\"
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+            return "\(size): \"\(text)\(truncated ? "…" : "")\""
+        }
+        let hex = prefix.prefix(64).map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }
+        return "\(size): " + hex.joined(separator: " ") + (body.count > 64 ? " …" : "")
+    }
+}

@@ -1,0 +1,28 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// Returns the body bytes as they are: AFNetworking's `AFHTTPResponseSerializer`, for any media type.
+///
+/// Its id is `data`. Its empty value is empty `Data`. Install it with `registry.install(.data)` to give every
+/// response a fallback; ``SerializerRegistry/standard`` does not, so that unknown types fail clearly instead.
+public struct DataResponseSerializer: ResponseSerializer {
+    /// The ranges accepted; `*/*` by default.
+    public var acceptedMediaRanges: [MediaRange]
+
+    /// Creates the serializer.
+    public init(acceptedMediaRanges: [MediaRange] = [.any]) {
+        self.acceptedMediaRanges = acceptedMediaRanges
+    }
+
+    /// `data`.
+    public var serializerID: SerializerID { "data" }
+
+    /// The body.
+    public func serialize(_ response: Response) throws -> Data { response.body }
+
+    /// Empty `Data`.
+    public func emptyValue(for response: Response) throws -> Data { Data() }
+}

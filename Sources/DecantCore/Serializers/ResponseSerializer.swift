@@ -1,0 +1,88 @@
+/// Turns a ``Response`` into a value.
+///
+/// The one essential requirement is ``serialize(_:)``. Serializers are `Sendable` values; build them once and use
+/// them from any task. Validation (status codes, empty bodies, size limits) is not the serializer's job: compose it
+/// in front with ``ResponseChain``.
+///
+/// ```swift
+/// struct LinesSerializer: ResponseSerializer {
+///     var acceptedMediaRanges: [MediaRange] { [MediaRange(.exact(type: "text", subtype: "plain"))] }
+///     func serialize(_ response: Response) throws -> [Substring] {
+///         String(decoding: response.body, as: UTF8.self).split(separator: "\n")
+///     }
+/// }
+/// ```
+public protocol ResponseSerializer<Output>: Sendable {
+    /// The value this serializer produces.
+    associatedtype Output: Sendable
+
+    /// The media ranges this serializer accepts, most specific first. Defaults to `*/*`.
+    var acceptedMediaRanges: [MediaRange] { get }
+
+    /// The serializer's stable id, used in errors and traces. Defaults to one derived from the type name.
+    var serializerID: SerializerID { get }
+
+    /// Turns `response` into an ``Output``.
+    ///
+    /// - Throws: A ``SerializationError`` saying what failed and how to fix it. Other errors are wrapped by the
+    ///   chains and registries that call this (as ``SerializationError/Code/serializerFailed``).
+    func serialize(_ response: Response) throws -> Output
+
+    /// The value for a response whose body is empty (204, `HEAD`, `Content-Length: 0`, ...), when the empty-body
+    /// policy asks for one.
+    ///
+    /// Defaults to throwing ``SerializationError/Code/emptyBody``: a serializer opts in by returning its format's
+    /// empty value (JSON `null`, an empty string, ...).
+    func emptyValue(for response: Response) throws -> Output
+}
+
+extension ResponseSerializer {
+    /// Accepts every media type.
+    public var acceptedMediaRanges: [MediaRange] { [.any] }
+
+    /// An id derived from the type name: `LinesSerializer` becomes `linesSerializer`.
+    public var serializerID: SerializerID {
+        let name = String(describing: Self.self).prefix { $0 != "<" }
+        var bytes = name.utf8.filter { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        }
+        if let first = bytes.first { bytes[0] = HTTPBytes.lowercased(first) }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return SerializerID(rawValue: text) ?? SerializerID(rawValue: "serializer")!
+    }
+
+    /// Throws ``SerializationError/Code/emptyBody``.
+    public func emptyValue(for response: Response) throws -> Output {
+        throw SerializationError(
+            code: .emptyBody,
+            message: "The response body is empty and the serializer '\(serializerID)' has no empty value. Send a "
+                + "body, or choose an empty-body policy whose outcome is an error you handle.",
+            mediaType: response.contentType,
+            serializerID: serializerID,
+            response: response
+        )
+    }
+
+    /// Whether any of ``acceptedMediaRanges`` matches `mediaType`.
+    public func accepts(_ mediaType: MediaType) -> Bool {
+        acceptedMediaRanges.contains { $0.matches(mediaType) }
+    }
+
+    /// The specificity of the best range matching `mediaType`, or `nil` when none does.
+    public func bestMatch(for mediaType: MediaType) -> MediaRange? {
+        acceptedMediaRanges.filter { $0.matches(mediaType) }.max { $0.specificity < $1.specificity }
+    }
+
+    /// Calls ``serialize(_:)`` and turns any error into a ``SerializationError`` carrying this serializer's id,
+    /// the response and its media type.
+    public func serializeReportingErrors(_ response: Response) throws(SerializationError) -> Output {
+        do {
+            return try serialize(response)
+        } catch {
+            throw SerializationError(
+                wrapping: error, serializerID: serializerID, mediaType: response.contentType, response: response)
+        }
+    }
+}

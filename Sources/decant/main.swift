@@ -1,0 +1,2 @@
+import Decant
+print("decant")
