@@ -1,5 +1,334 @@
-/// Placeholder replaced below.
+/// Maps media ranges to serializer factories and resolves a response to the serializer that should handle it.
+///
+/// A registry is a `Sendable` value: build it once (`SerializerRegistry.standard`, or `SerializerRegistry()` plus
+/// ``install(_:)``) and pass it where it is needed; there is no global registry.
+///
+/// Resolution picks, among the serializers with a range matching the media type, the one whose best matching range
+/// is most specific (``MediaRange/Specificity``), then the one registered first. ``resolve(_:sniffing:)`` returns the
+/// whole reasoning as a ``Resolution`` whose description is a printable trace.
+///
+/// ```swift
+/// var registry = SerializerRegistry()
+/// registry.install(.data)
+/// let value = try registry.serialize(response)
+/// print(registry.resolve(response))   // candidates, scores, skipped serializers and the choice
+/// ```
 public struct SerializerRegistry: Sendable {
+    /// One installed serializer factory.
+    public struct Entry: Sendable {
+        /// The factory's id.
+        public let id: SerializerID
+        /// The module that installed it.
+        public let moduleName: String
+        /// The ranges it claims.
+        public let mediaRanges: [MediaRange]
+        /// The factory.
+        public let factory: any SerializerFactory
+        /// Its position in installation order (0 first).
+        public let order: Int
+        /// The serializer built with default options once, at installation; `nil` when that failed.
+        let defaultSerializer: AnyResponseSerializer<any Sendable>?
+        /// Why the default serializer could not be built, when it could not.
+        let buildError: SerializationError?
+    }
+
+    /// Two installed factories that claim the same thing.
+    public struct Conflict: Sendable, Hashable, CustomStringConvertible {
+        /// What is claimed twice.
+        public enum Kind: Sendable, Hashable {
+            /// The same serializer id; the later factory was not installed.
+            case duplicateID
+            /// The same media range at the same rank; the earlier registration wins resolution.
+            case sameRange(MediaRange)
+        }
+
+        /// What is claimed twice.
+        public let kind: Kind
+        /// The entry that wins (installed first).
+        public let kept: SerializerID
+        /// Its module.
+        public let keptModule: String
+        /// The entry that loses.
+        public let other: SerializerID
+        /// Its module.
+        public let otherModule: String
+
+        /// A sentence saying who conflicts over what and who wins.
+        public var description: String {
+            switch kind {
+            case .duplicateID:
+                return "'\(other)' from \(otherModule) has the same id as '\(kept)' from \(keptModule); "
+                    + "it was not installed. Give third-party serializers a prefixed id such as 'acme.yaml'."
+            case .sameRange(let range):
+                return "'\(kept)' (\(keptModule)) and '\(other)' (\(otherModule)) both claim \(range) at the same "
+                    + "rank; '\(kept)' wins because it was installed first."
+            }
+        }
+    }
+
+    /// Every installed factory, in installation order.
+    public private(set) var entries: [Entry] = []
+    /// Every conflict found while installing, in order.
+    public private(set) var conflicts: [Conflict] = []
+    /// The names of the installed modules, in order.
+    public private(set) var moduleNames: [String] = []
+
     /// Creates an empty registry.
     public init() {}
+
+    /// Creates a registry with `modules` installed in order.
+    public init(modules: [SerializerModule]) {
+        for module in modules { install(module) }
+    }
+
+    /// Installs every factory of `module`, after those already installed.
+    ///
+    /// A factory whose id is taken is not installed; a factory claiming a range another module already claims is
+    /// installed but loses ties. Both are recorded in ``conflicts`` (and returned); ``checkConflicts()`` turns them
+    /// into an error for those who want installation to be strict.
+    @discardableResult
+    public mutating func install(_ module: SerializerModule) -> [Conflict] {
+        var found: [Conflict] = []
+        if !moduleNames.contains(module.name) { moduleNames.append(module.name) }
+        for factory in module.factories {
+            if let existing = entries.first(where: { $0.id == factory.id }) {
+                found.append(
+                    Conflict(
+                        kind: .duplicateID, kept: existing.id, keptModule: existing.moduleName, other: factory.id,
+                        otherModule: module.name))
+                continue
+            }
+            let ranges = factory.mediaRanges
+            for range in ranges {
+                if let existing = entries.first(where: { $0.moduleName != module.name && $0.mediaRanges.contains(range) })
+                {
+                    found.append(
+                        Conflict(
+                            kind: .sameRange(range), kept: existing.id, keptModule: existing.moduleName,
+                            other: factory.id, otherModule: module.name))
+                }
+            }
+            var serializer: AnyResponseSerializer<any Sendable>?
+            var buildError: SerializationError?
+            do {
+                serializer = try factory.makeErasedSerializer()
+            } catch {
+                buildError = error
+            }
+            entries.append(
+                Entry(
+                    id: factory.id, moduleName: module.name, mediaRanges: ranges, factory: factory,
+                    order: entries.count, defaultSerializer: serializer, buildError: buildError))
+        }
+        conflicts += found
+        return found
+    }
+
+    /// A copy with `module` installed.
+    public func installing(_ module: SerializerModule) -> SerializerRegistry {
+        var copy = self
+        copy.install(module)
+        return copy
+    }
+
+    /// Throws ``SerializationError/Code/registryConflict`` listing every conflict, if there are any.
+    public func checkConflicts() throws(SerializationError) {
+        guard !conflicts.isEmpty else { return }
+        throw SerializationError(
+            code: .registryConflict,
+            message: "The registry has \(conflicts.count) conflict(s): "
+                + conflicts.map(\.description).joined(separator: " "))
+    }
+
+    /// The entry with `id`, or `nil`.
+    public func entry(for id: SerializerID) -> Entry? { entries.first { $0.id == id } }
+
+    /// A serializer built by the factory `id` from configuration options.
+    ///
+    /// - Throws: ``SerializationError/Code/unknownSerializer`` (naming the nearest installed id) or the factory's
+    ///   option errors.
+    public func serializer(
+        id: SerializerID, configuration: ConfigurationOptions = [:]
+    ) throws(SerializationError) -> AnyResponseSerializer<any Sendable> {
+        guard let entry = entry(for: id) else {
+            let known = entries.map(\.id.rawValue)
+            var message = "No serializer with the id '\(id)' is installed."
+            if let nearest = EditDistance.nearest(to: id.rawValue, in: known) { message += " Did you mean '\(nearest)'?" }
+            message +=
+                known.isEmpty
+                ? " The registry is empty: install a module first." : " Installed: " + known.joined(separator: ", ") + "."
+            throw SerializationError(code: .unknownSerializer, message: message, serializerID: id)
+        }
+        if configuration.isEmpty {
+            if let serializer = entry.defaultSerializer { return serializer }
+            if let buildError = entry.buildError { throw buildError }
+        }
+        return try entry.factory.makeErasedSerializer(configuration: configuration)
+    }
+
+    /// Explains which installed serializer handles `mediaType`.
+    public func resolve(_ mediaType: MediaType?) -> Resolution {
+        resolve(mediaType: mediaType, source: mediaType == nil ? .none : .header)
+    }
+
+    /// Explains which installed serializer handles `response` under `sniffing`.
+    public func resolve(_ response: Response, sniffing: SniffingPolicy = .trustHeader) -> Resolution {
+        let (mediaType, source) = sniffing.effectiveMediaType(for: response)
+        return resolve(mediaType: mediaType, source: source)
+    }
+
+    private func resolve(mediaType: MediaType?, source: SniffingPolicy.Source) -> Resolution {
+        var candidates: [Resolution.Candidate] = []
+        var skipped: [Resolution.Skipped] = []
+        for entry in entries {
+            guard let mediaType else {
+                skipped.append(.init(id: entry.id, moduleName: entry.moduleName, reason: "there is no media type"))
+                continue
+            }
+            guard let range = entry.mediaRanges.filter({ $0.matches(mediaType) }).max(by: {
+                $0.specificity < $1.specificity
+            }) else {
+                let accepted = entry.mediaRanges.map(\.description).joined(separator: ", ")
+                skipped.append(
+                    .init(
+                        id: entry.id, moduleName: entry.moduleName,
+                        reason: "no range matches \(mediaType.essence) (accepts \(accepted))"))
+                continue
+            }
+            if let buildError = entry.buildError {
+                skipped.append(
+                    .init(
+                        id: entry.id, moduleName: entry.moduleName,
+                        reason: "its default options do not build: \(buildError.message)"))
+                continue
+            }
+            candidates.append(
+                .init(id: entry.id, moduleName: entry.moduleName, range: range, specificity: range.specificity,
+                    order: entry.order))
+        }
+        candidates.sort {
+            $0.specificity != $1.specificity ? $0.specificity > $1.specificity : $0.order < $1.order
+        }
+        return Resolution(mediaType: mediaType, source: source, candidates: candidates, skipped: skipped)
+    }
+
+    /// The serializer the registry chooses for `mediaType` (default options), or `nil` when none matches.
+    public func serializer(for mediaType: MediaType) -> AnyResponseSerializer<any Sendable>? {
+        guard let chosen = resolve(mediaType).chosen else { return nil }
+        return entry(for: chosen.id)?.defaultSerializer
+    }
+
+    /// A compound of every serializer matching `response`'s media type, best first, so that when the chosen one
+    /// fails the next candidates are tried and every error is kept.
+    public func compoundSerializer(
+        for response: Response, sniffing: SniffingPolicy = .trustHeader
+    ) -> CompoundSerializer<any Sendable> {
+        let resolution = resolve(response, sniffing: sniffing)
+        let serializers = resolution.candidates.compactMap { entry(for: $0.id)?.defaultSerializer }
+        return CompoundSerializer(serializers, sniffing: sniffing, id: "registry")
+    }
+
+    /// A compound of every installed serializer (default options), in installation order.
+    public func compoundSerializer(sniffing: SniffingPolicy = .trustHeader) -> CompoundSerializer<any Sendable> {
+        CompoundSerializer(entries.compactMap(\.defaultSerializer), sniffing: sniffing, id: "registry")
+    }
+
+    /// Turns `response` into a value with the serializer the registry resolves, behind the default validation
+    /// (body size limit, 2xx, empty-body policy); falls back to the next candidates when the chosen one fails.
+    ///
+    /// - Parameters:
+    ///   - response: The response.
+    ///   - sniffing: When the body may override the header's media type (off by default).
+    ///   - statusCodes: The acceptable statuses; an error body is decoded into the error when a serializer accepts
+    ///     its type.
+    ///   - emptyBodyPolicy: What an empty response becomes.
+    /// - Throws: ``SerializationError``: ``SerializationError/Code/noSerializer`` when nothing accepts the type.
+    public func serialize(
+        _ response: Response,
+        sniffing: SniffingPolicy = .trustHeader,
+        statusCodes: StatusCodes = .success,
+        emptyBodyPolicy: EmptyBodyPolicy = .default
+    ) throws(SerializationError) -> SerializedValue {
+        let resolution = resolve(response, sniffing: sniffing)
+        let compound: CompoundSerializer<any Sendable>
+        if resolution.candidates.isEmpty {
+            compound = compoundSerializer(sniffing: sniffing)
+        } else {
+            compound = CompoundSerializer(
+                resolution.candidates.compactMap { entry(for: $0.id)?.defaultSerializer }, sniffing: sniffing,
+                id: "registry")
+        }
+        var chain = ResponseChain(
+            ChosenSerializer(compound: compound),
+            statusValidation: StatusCodeValidation(acceptable: statusCodes),
+            emptyBodyPolicy: emptyBodyPolicy)
+        chain.mediaTypeValidation = nil  // the compound matches media types itself and reports what it tried
+        let result = try chain.run(response)
+        return SerializedValue(
+            value: result.value, serializerID: result.id, mediaType: resolution.mediaType, resolution: resolution)
+    }
+
+    /// Turns `response` into a value of type `T` (see ``serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``).
+    ///
+    /// - Throws: ``SerializationError/Code/unexpectedOutputType`` when the chosen serializer produces another type.
+    public func serialize<T: Sendable>(
+        _ response: Response, as type: T.Type, sniffing: SniffingPolicy = .trustHeader
+    ) throws(SerializationError) -> T {
+        let result = try serialize(response, sniffing: sniffing)
+        guard let value = result.value as? T else {
+            throw SerializationError(
+                code: .unexpectedOutputType,
+                message: "The serializer '\(result.serializerID)' produced a \(Swift.type(of: result.value)), not the "
+                    + "requested \(T.self). Ask for its output type, or configure a serializer that produces \(T.self).",
+                mediaType: result.mediaType, serializerID: result.serializerID, response: response)
+        }
+        return value
+    }
+
+    /// An `Accept` header listing every installed range: exact and suffix ranges at quality 1, `type/*` at 0.9 and
+    /// `*/*` at 0.8, each once, in installation order.
+    public var acceptHeader: AcceptHeader {
+        var seen = Set<MediaRange>()
+        var elements: [AcceptHeader.Element] = []
+        for range in entries.flatMap(\.mediaRanges) where seen.insert(range).inserted {
+            let quality: Double
+            switch range.pattern {
+            case .any: quality = 0.8
+            case .type: quality = 0.9
+            case .exact, .suffix: quality = 1
+            }
+            elements.append(AcceptHeader.Element(range, quality: quality))
+        }
+        return AcceptHeader(elements.sorted { $0.quality > $1.quality })
+    }
+}
+
+/// A value produced by a registry, with the serializer that produced it.
+public struct SerializedValue: Sendable {
+    /// The value; its type is the chosen serializer's output type.
+    public let value: any Sendable
+    /// The serializer that produced it.
+    public let serializerID: SerializerID
+    /// The media type it was resolved by.
+    public let mediaType: MediaType?
+    /// How the serializer was chosen.
+    public let resolution: Resolution
+}
+
+/// Runs a compound and reports which serializer succeeded.
+private struct ChosenSerializer: ResponseSerializer {
+    let compound: CompoundSerializer<any Sendable>
+
+    var acceptedMediaRanges: [MediaRange] { compound.acceptedMediaRanges }
+    var serializerID: SerializerID { compound.serializerID }
+
+    func serialize(_ response: Response) throws -> (value: any Sendable, id: SerializerID) {
+        let result = try compound.serializeReportingChoice(response)
+        return (result.value, result.serializerID)
+    }
+
+    func emptyValue(for response: Response) throws -> (value: any Sendable, id: SerializerID) {
+        let result = try compound.emptyValueReportingChoice(response)
+        return (result.value, result.serializerID)
+    }
 }

@@ -1,0 +1,161 @@
+/// Tries several serializers in order and returns the first success; when all fail, throws one error listing every
+/// attempt.
+///
+/// The order is:
+/// 1. serializers whose ranges match the response's media type, most specific match first (ties keep the order
+///    given);
+/// 2. when ``sniffing`` finds a different type in the body, serializers matching that sniffed type;
+/// 3. when ``triesNonMatchingSerializers`` is set, every other serializer, in the order given.
+///
+/// Unlike AFNetworking's compound serializer, no loser's error is thrown away: the thrown
+/// ``SerializationError/Code/allSerializersFailed`` error holds each serializer's own error in
+/// ``SerializationError/attempts``, in the order tried. Status codes and empty bodies are not this type's concern:
+/// wrap it in a ``ResponseChain`` (which checks the status first, so a 404 is reported as a 404, not as the JSON
+/// error of its HTML error page).
+public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
+    /// The serializers, in the order given.
+    public var serializers: [AnyResponseSerializer<Output>]
+    /// When the body may override the header's media type.
+    public var sniffing: SniffingPolicy
+    /// Whether serializers whose ranges do not match are tried after the matching ones.
+    public var triesNonMatchingSerializers: Bool
+    /// The id reported for the compound itself.
+    public var serializerID: SerializerID
+
+    /// Creates a compound of `serializers`.
+    public init(
+        _ serializers: [AnyResponseSerializer<Output>],
+        sniffing: SniffingPolicy = .sniffWhenGeneric,
+        triesNonMatchingSerializers: Bool = false,
+        id: SerializerID = "compound"
+    ) {
+        self.serializers = serializers
+        self.sniffing = sniffing
+        self.triesNonMatchingSerializers = triesNonMatchingSerializers
+        self.serializerID = id
+    }
+
+    /// Every range of every serializer, without duplicates, in order.
+    public var acceptedMediaRanges: [MediaRange] {
+        var seen = Set<MediaRange>()
+        return serializers.flatMap(\.acceptedMediaRanges).filter { seen.insert($0).inserted }
+    }
+
+    /// The serializers in the order they would be tried for `response`, with the media type used to choose each.
+    public func plan(for response: Response) -> [(serializer: AnyResponseSerializer<Output>, mediaType: MediaType?)] {
+        let header = response.contentType
+        let (effective, source) = sniffing.effectiveMediaType(for: response)
+        var used = Set<Int>()
+        var plan: [(serializer: AnyResponseSerializer<Output>, mediaType: MediaType?)] = []
+        func add(matching mediaType: MediaType?) {
+            guard let mediaType else { return }
+            let ranked = serializers.indices.compactMap { index -> (Int, MediaRange.Specificity)? in
+                guard !used.contains(index), let range = serializers[index].bestMatch(for: mediaType) else {
+                    return nil
+                }
+                return (index, range.specificity)
+            }
+            // Stable: equal specificity keeps the given order.
+            for (index, _) in ranked.enumerated().sorted(by: {
+                $0.element.1 != $1.element.1 ? $0.element.1 > $1.element.1 : $0.offset < $1.offset
+            }).map(\.element) {
+                used.insert(index)
+                plan.append((serializers[index], mediaType))
+            }
+        }
+        add(matching: header)
+        if source.isSniffed { add(matching: effective) }
+        if triesNonMatchingSerializers {
+            for index in serializers.indices where !used.contains(index) {
+                plan.append((serializers[index], effective ?? header))
+            }
+        }
+        return plan
+    }
+
+    /// Tries the planned serializers in order.
+    ///
+    /// - Throws: ``SerializationError/Code/noSerializer`` when none applies, or
+    ///   ``SerializationError/Code/allSerializersFailed`` with every attempt (a single attempt's error is thrown as
+    ///   it is).
+    public func serialize(_ response: Response) throws -> Output {
+        try serializeReportingChoice(response).value
+    }
+
+    /// Tries the planned serializers in order and also returns the id of the one that succeeded.
+    public func serializeReportingChoice(
+        _ response: Response
+    ) throws(SerializationError) -> (value: Output, serializerID: SerializerID) {
+        let plan = plan(for: response)
+        guard !plan.isEmpty else { throw noSerializerError(for: response) }
+        var attempts: [SerializationError] = []
+        for (serializer, mediaType) in plan {
+            let input =
+                mediaType.map { $0 == response.contentType ? response : response.replacingContentType($0) }
+                ?? response
+            do {
+                return (try serializer.serializeReportingErrors(input), serializer.serializerID)
+            } catch {
+                attempts.append(error)
+            }
+        }
+        if attempts.count == 1 { throw attempts[0] }
+        let tried = attempts.map { "\($0.serializerID?.rawValue ?? "?") (\($0.code))" }.joined(separator: ", ")
+        throw SerializationError(
+            code: .allSerializersFailed,
+            message: "All \(attempts.count) serializers failed: \(tried). Each attempt's error is listed below; "
+                + "the first is usually the one to fix.",
+            mediaType: response.contentType,
+            serializerID: serializerID,
+            attempts: attempts,
+            response: response
+        )
+    }
+
+    /// The empty value of the first serializer (matching ones first) that has one.
+    public func emptyValue(for response: Response) throws -> Output {
+        try emptyValueReportingChoice(response).value
+    }
+
+    /// The empty value of the first serializer (matching ones first) that has one, and that serializer's id.
+    public func emptyValueReportingChoice(
+        _ response: Response
+    ) throws(SerializationError) -> (value: Output, serializerID: SerializerID) {
+        let planned = plan(for: response).map(\.serializer)
+        let others = serializers.filter { serializer in
+            !planned.contains { $0.serializerID == serializer.serializerID }
+        }
+        var attempts: [SerializationError] = []
+        for serializer in planned + others {
+            do {
+                return (try serializer.emptyValue(for: response), serializer.serializerID)
+            } catch {
+                attempts.append(
+                    SerializationError(wrapping: error, serializerID: serializer.serializerID, response: response))
+            }
+        }
+        let ids = serializers.map(\.serializerID.rawValue).joined(separator: ", ")
+        throw SerializationError(
+            code: .emptyBody,
+            message: "The response is empty and none of the serializers (\(ids)) has an empty value. Make empty "
+                + "responses an error in the chain's empty-body policy, or add a serializer with an empty value.",
+            mediaType: response.contentType, serializerID: serializerID, attempts: attempts, response: response)
+    }
+
+    private func noSerializerError(for response: Response) -> SerializationError {
+        let ranges = acceptedMediaRanges.map(\.description).joined(separator: ", ")
+        let (effective, source) = sniffing.effectiveMediaType(for: response)
+        let what: String
+        if let effective {
+            what = "the media type \(effective.essence) (\(source))"
+        } else {
+            what = "a response without a Content-Type"
+        }
+        return SerializationError(
+            code: .noSerializer,
+            message: "No serializer accepts \(what); the serializers accept \(ranges.isEmpty ? "nothing" : ranges). "
+                + "Add a serializer for this type, alias it to a supported one, enable sniffing, or try non-matching "
+                + "serializers.",
+            mediaType: effective, serializerID: serializerID, response: response)
+    }
+}

@@ -1,0 +1,83 @@
+/// When a response counts as having no body, and what a chain returns for it.
+///
+/// RFC 9110 says 204, 205 and 304 responses and responses to `HEAD` have no content. Real servers also send
+/// `Content-Length: 0` with a 200, or a lone space (Rails' `head :ok`). Alamofire treats a 200 with an empty body as
+/// an error (Alamofire #3088); Decant's default returns the serializer's empty value instead, and
+/// ``Outcome/emptyValueOnlyForNoContent`` restores the stricter behaviour.
+public struct EmptyBodyPolicy: Sendable, Hashable {
+    /// What a chain does with an empty response.
+    public enum Outcome: Sendable, Hashable {
+        /// Return the serializer's ``ResponseSerializer/emptyValue(for:)``.
+        case emptyValue
+        /// Return the empty value only for 204/205/304 and `HEAD`; any other empty body is an error.
+        case emptyValueOnlyForNoContent
+        /// Throw ``SerializationError/Code/emptyBody``.
+        case error
+    }
+
+    /// Why a response counts as empty.
+    public enum Reason: Sendable, Hashable, CustomStringConvertible {
+        /// A status that has no content (204, 205, 304 by default).
+        case noContentStatus(Int)
+        /// A response to a `HEAD` request.
+        case headRequest
+        /// `Content-Length: 0`.
+        case zeroContentLength
+        /// No body bytes at all.
+        case noBytes
+        /// Only spaces, tabs and line breaks.
+        case whitespaceOnly
+
+        /// A phrase for error messages.
+        public var description: String {
+            switch self {
+            case .noContentStatus(let status): "status \(status) has no content"
+            case .headRequest: "the request method was HEAD"
+            case .zeroContentLength: "Content-Length is 0"
+            case .noBytes: "the body has no bytes"
+            case .whitespaceOnly: "the body is only whitespace"
+            }
+        }
+
+        /// Whether the protocol itself says there is no content (status or HEAD), not just an empty payload.
+        public var isNoContentByProtocol: Bool {
+            switch self {
+            case .noContentStatus, .headRequest: true
+            case .zeroContentLength, .noBytes, .whitespaceOnly: false
+            }
+        }
+    }
+
+    /// Statuses whose responses have no content.
+    public var noContentStatuses: Set<Int>
+    /// Whether a body of only whitespace counts as empty.
+    public var treatsWhitespaceAsEmpty: Bool
+    /// What to do with an empty response.
+    public var outcome: Outcome
+
+    /// Creates a policy.
+    public init(
+        noContentStatuses: Set<Int> = [204, 205, 304],
+        treatsWhitespaceAsEmpty: Bool = true,
+        outcome: Outcome = .emptyValue
+    ) {
+        self.noContentStatuses = noContentStatuses
+        self.treatsWhitespaceAsEmpty = treatsWhitespaceAsEmpty
+        self.outcome = outcome
+    }
+
+    /// 204/205/304, HEAD, `Content-Length: 0`, no bytes and whitespace count as empty; the empty value is returned.
+    public static let `default` = EmptyBodyPolicy()
+
+    /// Why `response` is empty under this policy, or `nil` when it has a body.
+    ///
+    /// Only the leading bytes are inspected for whitespace, so a large body costs nothing.
+    public func emptinessReason(for response: Response) -> Reason? {
+        if noContentStatuses.contains(response.status) { return .noContentStatus(response.status) }
+        if response.isHeadRequest { return .headRequest }
+        if response.headers.contentLength == .bytes(0) && response.body.isEmpty { return .zeroContentLength }
+        if response.body.isEmpty { return .noBytes }
+        if treatsWhitespaceAsEmpty, response.body.allSatisfy(HTTPBytes.isHTTPWhitespace) { return .whitespaceOnly }
+        return nil
+    }
+}

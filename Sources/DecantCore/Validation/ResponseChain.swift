@@ -1,0 +1,117 @@
+/// A serializer with its validation stages in front: the unit users run responses through.
+///
+/// The stages run in a fixed, documented order, which is also the precedence between their errors:
+/// 1. ``preprocessors`` in order (the body size limit first by default, then XSSI prefix removal, BOM removal or
+///    your own stages). Their errors win over everything.
+/// 2. ``statusValidation``: an unacceptable status throws ``SerializationError/Code/unacceptableStatusCode`` even
+///    when the body would parse, with the body kept and, where possible, decoded into
+///    ``SerializationError/errorValue``.
+/// 3. ``emptyBodyPolicy``: an empty response returns the serializer's empty value or throws
+///    ``SerializationError/Code/emptyBody``; the media type is not checked (a 204 has none).
+/// 4. ``mediaTypeValidation`` (the serializer's own ranges by default).
+/// 5. ``validators``, your additional checks.
+/// 6. The serializer. Any error it throws becomes a ``SerializationError`` with the response attached.
+///
+/// ```swift
+/// var chain = ResponseChain(DataResponseSerializer())
+/// chain.statusValidation.acceptable = [200, 201]
+/// chain.emptyBodyPolicy.outcome = .emptyValueOnlyForNoContent
+/// let data = try chain.serialize(response)
+/// ```
+public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer {
+    /// The serializer at the end of the chain.
+    public var serializer: Serializer
+    /// Stages that run first, in order. Defaults to ``BodySizeLimit/default``.
+    public var preprocessors: [any ResponseStage]
+    /// Which statuses are acceptable and how error bodies are decoded.
+    public var statusValidation: StatusCodeValidation
+    /// When the body counts as empty and what is returned then.
+    public var emptyBodyPolicy: EmptyBodyPolicy
+    /// The media type check; `nil` accepts any media type. Defaults to the serializer's own ranges, with a missing
+    /// `Content-Type` allowed.
+    public var mediaTypeValidation: MediaTypeValidation?
+    /// Additional checks, run after the media type check and before the serializer.
+    public var validators: [any ResponseStage]
+
+    /// Creates a chain with the default stages around `serializer`.
+    public init(
+        _ serializer: Serializer,
+        preprocessors: [any ResponseStage] = [BodySizeLimit.default],
+        statusValidation: StatusCodeValidation = StatusCodeValidation(),
+        emptyBodyPolicy: EmptyBodyPolicy = .default,
+        mediaTypeValidation: MediaTypeValidation? = nil,
+        validators: [any ResponseStage] = []
+    ) {
+        self.serializer = serializer
+        self.preprocessors = preprocessors
+        self.statusValidation = statusValidation
+        self.emptyBodyPolicy = emptyBodyPolicy
+        self.mediaTypeValidation =
+            mediaTypeValidation ?? MediaTypeValidation(acceptableRanges: serializer.acceptedMediaRanges)
+        self.validators = validators
+    }
+
+    /// The serializer's ranges.
+    public var acceptedMediaRanges: [MediaRange] { serializer.acceptedMediaRanges }
+
+    /// The serializer's id.
+    public var serializerID: SerializerID { serializer.serializerID }
+
+    /// Runs the stages and the serializer; see the type's documentation for the order.
+    ///
+    /// - Throws: ``SerializationError``, always with the response attached.
+    public func serialize(_ response: Response) throws -> Serializer.Output {
+        try run(response)
+    }
+
+    /// The serializer's empty value.
+    public func emptyValue(for response: Response) throws -> Serializer.Output {
+        try serializer.emptyValue(for: response)
+    }
+
+    /// The same as ``serialize(_:)`` with a typed error.
+    public func run(_ original: Response) throws(SerializationError) -> Serializer.Output {
+        let id = serializer.serializerID
+        var response = original
+        for stage in preprocessors {
+            do {
+                response = try stage.process(response)
+            } catch {
+                throw SerializationError(wrapping: error, mediaType: original.contentType, response: original)
+            }
+        }
+        if let error = statusValidation.error(for: response, serializer: serializer) {
+            throw error
+        }
+        if let reason = emptyBodyPolicy.emptinessReason(for: response) {
+            let allowed: Bool
+            switch emptyBodyPolicy.outcome {
+            case .emptyValue: allowed = true
+            case .emptyValueOnlyForNoContent: allowed = reason.isNoContentByProtocol
+            case .error: allowed = false
+            }
+            guard allowed else {
+                throw SerializationError(
+                    code: .emptyBody,
+                    message: "The response is empty (\(reason)) and the chain's empty-body policy does not allow an "
+                        + "empty value here. Set the policy's outcome to .emptyValue if empty responses are normal.",
+                    mediaType: response.contentType, serializerID: id, response: response)
+            }
+            do {
+                return try serializer.emptyValue(for: response)
+            } catch {
+                throw SerializationError(
+                    wrapping: error, serializerID: id, mediaType: response.contentType, response: response)
+            }
+        }
+        for stage in [mediaTypeValidation].compactMap({ $0 }) + validators {
+            do {
+                response = try stage.process(response)
+            } catch {
+                throw SerializationError(
+                    wrapping: error, serializerID: id, mediaType: response.contentType, response: response)
+            }
+        }
+        return try serializer.serializeReportingErrors(response)
+    }
+}
