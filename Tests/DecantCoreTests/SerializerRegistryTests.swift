@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+
+@testable import DecantCore
+
+@Suite struct SerializerRegistryTests {
+    /// Overlapping claims: `*/*`, `application/*+json`, `application/json`, `application/problem+json`.
+    static func overlapping() -> SerializerRegistry {
+        var registry = SerializerRegistry()
+        registry.install(SerializerModule(name: "Catchall", factories: [TaggingFactory("catchall", "*/*")]))
+        registry.install(SerializerModule(name: "Suffix", factories: [TaggingFactory("suffixJSON", "application/*+json")]))
+        registry.install(
+            SerializerModule(
+                name: "Exact", factories: [TaggingFactory("exactJSON", "application/json", "text/json")]))
+        registry.install(
+            SerializerModule(name: "Problem", factories: [TaggingFactory("acme.problem", "application/problem+json")]))
+        registry.install(SerializerModule(name: "Images", factories: [TaggingFactory("images", "image/*")]))
+        return registry
+    }
+
+    @Test(arguments: [
+        ("application/problem+json", ["acme.problem", "suffixJSON", "catchall"]),
+        ("application/vnd.api+json; charset=utf-8", ["suffixJSON", "catchall"]),
+        ("Application/JSON", ["exactJSON", "catchall"]),
+        ("text/json", ["exactJSON", "catchall"]),
+        ("image/png", ["images", "catchall"]),
+        ("text/html", ["catchall"]),
+    ])
+    func mostSpecificRangeWins(type: String, expectedOrder: [String]) throws {
+        let resolution = Self.overlapping().resolve(try MediaType(parsing: type))
+        #expect(resolution.candidates.map(\.id.rawValue) == expectedOrder)
+        #expect(resolution.chosen?.id.rawValue == expectedOrder.first)
+        #expect(resolution.candidates.count + resolution.skipped.count == 5)
+    }
+
+    @Test func traceNamesCandidatesScoresSkippedAndChoice() throws {
+        let trace = Self.overlapping().resolve(try MediaType(parsing: "application/problem+json")).description
+        #expect(trace.contains("media type: application/problem+json (from Content-Type)"))
+        #expect(trace.contains("1. acme.problem [Problem] via application/problem+json, score 400"))
+        #expect(trace.contains("2. suffixJSON [Suffix] via application/*+json, score 300"))
+        #expect(trace.contains("3. catchall [Catchall] via */*, score 0"))
+        #expect(trace.contains("- exactJSON [Exact]: no range matches application/problem+json"))
+        #expect(trace.hasSuffix("chosen: acme.problem"))
+    }
+
+    @Test func equalRankGoesToEarlierRegistrationAndIsReportedAsConflict() throws {
+        var registry = SerializerRegistry()
+        let first = registry.install(SerializerModule(name: "One", factories: [TaggingFactory("one", "text/csv")]))
+        let second = registry.install(SerializerModule(name: "Two", factories: [TaggingFactory("two", "text/csv")]))
+        #expect(first.isEmpty)
+        #expect(second.count == 1)
+        #expect(registry.conflicts == second)
+        #expect(second[0].kind == .sameRange(try MediaRange(parsing: "text/csv")))
+        #expect(second[0].description.contains("'one' wins because it was installed first"))
+        let resolution = registry.resolve(try MediaType(parsing: "text/csv"))
+        #expect(resolution.candidates.map(\.id.rawValue) == ["one", "two"])
+        #expect(resolution.description.contains("(same score as 'one', installed later)"))
+        #expect(throws: SerializationError.self) { try registry.checkConflicts() }
+    }
+
+    @Test func duplicateIDIsNotInstalled() throws {
+        var registry = SerializerRegistry()
+        registry.install(SerializerModule(name: "One", factories: [TaggingFactory("csv", "text/csv")]))
+        let conflicts = registry.install(SerializerModule(name: "Two", factories: [TaggingFactory("csv", "text/tsv")]))
+        #expect(conflicts.map(\.kind) == [.duplicateID])
+        #expect(registry.entries.count == 1)
+        #expect(registry.resolve(try MediaType(parsing: "text/tsv")).chosen == nil)
+    }
+
+    @Test func serializesWithTheChosenSerializerAndReportsIt() throws {
+        let registry = Self.overlapping()
+        let result = try registry.serialize(.make(type: "application/problem+json", body: "{}"))
+        #expect(result.value as? String == "acme.problem:{}")
+        #expect(result.serializerID == "acme.problem")
+        #expect(result.mediaType?.essence == "application/problem+json")
+        #expect(try registry.serialize(.make(type: "text/json", body: "1"), as: String.self) == "exactJSON:1")
+    }
+
+    @Test func fallsBackToTheNextCandidateAndKeepsEveryError() throws {
+        let registry = Self.overlapping()
+        // TaggingSerializer refuses bodies starting with "!", so every candidate fails in resolution order.
+        let error = #expect(throws: SerializationError.self) {
+            try registry.serialize(.make(type: "application/problem+json", body: "!bad"))
+        }
+        #expect(error?.code == .allSerializersFailed)
+        #expect(error?.attempts.map(\.serializerID?.rawValue) == ["acme.problem", "suffixJSON", "catchall"])
+        #expect(error?.attempts.allSatisfy { $0.code == .invalidBody && $0.offset == 0 } == true)
+        #expect(error?.response?.body == Data("!bad".utf8))
+    }
+
+    @Test func unknownMediaTypeWithoutCatchAllIsANoSerializerError() throws {
+        var registry = SerializerRegistry()
+        registry.install(SerializerModule(name: "Exact", factories: [TaggingFactory("exactJSON", "application/json")]))
+        let error = #expect(throws: SerializationError.self) {
+            try registry.serialize(.make(type: "text/html", body: "<p>hi</p>"))
+        }
+        #expect(error?.code == .noSerializer)
+        #expect(error?.message.contains("text/html") == true)
+        #expect(error?.message.contains("application/json") == true)
+    }
+
+    @Test func askingForTheWrongOutputTypeSaysWhichTypeWasProduced() throws {
+        let error = #expect(throws: SerializationError.self) {
+            try Self.overlapping().serialize(.make(type: "text/json", body: "1"), as: Int.self)
+        }
+        #expect(error?.code == .unexpectedOutputType)
+        #expect(error?.message.contains("String") == true)
+    }
+
+    @Test func unknownSerializerIDSuggestsTheNearest() throws {
+        let error = #expect(throws: SerializationError.self) {
+            try Self.overlapping().serializer(id: "exactJSOM")
+        }
+        #expect(error?.code == .unknownSerializer)
+        #expect(error?.message.contains("Did you mean 'exactJSON'?") == true)
+    }
+
+    @Test func buildsFromConfigurationOptions() throws {
+        let registry = Self.overlapping()
+        let serializer = try registry.serializer(id: "exactJSON", configuration: ["prefix": "> ", "maxDepth": 3])
+        #expect(try serializer.serialize(.make(type: "application/json", body: "x")) as? String == "> exactJSON:x")
+    }
+
+    @Test(arguments: [
+        (["prefx": "a"] as ConfigurationOptions, SerializationError.Code.unknownOption, "Did you mean 'prefix'?"),
+        (["maxDepth": "deep"], .invalidOption, "must be an integer from 1 to 64, not a string (\"deep\")"),
+        (["maxDepth": 100], .invalidOption, "must be an integer from 1 to 64, not an integer (100)"),
+        (["prefix": true], .invalidOption, "must be a string, not a boolean (true)"),
+    ])
+    func rejectsUnknownAndIllTypedOptionsPrecisely(
+        options: ConfigurationOptions, code: SerializationError.Code, fragment: String
+    ) throws {
+        let error = #expect(throws: SerializationError.self) {
+            try Self.overlapping().serializer(id: "exactJSON", configuration: options)
+        }
+        #expect(error?.code == code)
+        #expect(error?.message.contains(fragment) == true, "\(error?.message ?? "")")
+        #expect(error?.codingPath == options.keys.sorted().prefix(1).map { $0 })
+        #expect(error?.serializerID == "exactJSON")
+    }
+
+    @Test func typedAndConfiguredOptionsBuildTheSameSerializer() throws {
+        let factory = TaggingFactory("tag", "text/plain")
+        let typed = factory.makeSerializer(options: .init(prefix: "p:", maxDepth: 2))
+        let configured = try factory.makeSerializer(configuration: ["prefix": "p:", "maxDepth": 2])
+        let response = Response.make(type: "text/plain", body: "hello")
+        #expect(try typed.serialize(response) == configured.serialize(response))
+    }
+
+    @Test func acceptHeaderListsEveryRangeOnceWithWildcardsLast() {
+        let header = Self.overlapping().acceptHeader
+        #expect(
+            header.description
+                == "application/*+json, application/json, text/json, application/problem+json, image/*;q=0.9, "
+                + "*/*;q=0.8")
+    }
+
+    @Test func sniffedTypeDrivesResolutionWhenTheHeaderIsGeneric() throws {
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
+        var registry = SerializerRegistry()
+        registry.install(SerializerModule(name: "Images", factories: [TaggingFactory("images", "image/*")]))
+        let response = Response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: png)
+        #expect(registry.resolve(response).chosen == nil)
+        let sniffed = registry.resolve(response, sniffing: .sniffWhenGeneric)
+        #expect(sniffed.chosen?.id == "images")
+        #expect(sniffed.mediaType?.essence == "image/png")
+        #expect(sniffed.description.contains("Content-Type was generic application/octet-stream"))
+        let value = try registry.serialize(response, sniffing: .sniffWhenGeneric)
+        #expect(value.serializerID == "images")
+    }
+
+    @Test func emptyResponsesUseTheChosenSerializersEmptyValue() throws {
+        var registry = SerializerRegistry()
+        registry.install(.data)
+        let result = try registry.serialize(.make(204))
+        #expect(result.value as? Data == Data())
+        #expect(result.serializerID == "data")
+    }
+}
