@@ -62,7 +62,8 @@ import Testing
     @Test func mostSpecificRangeDecidesTheQuality() throws {
         // RFC 9110 §12.5.1 example.
         let header = AcceptHeader(
-            parsing: "text/*;q=0.3, text/plain;q=0.7, text/plain;format=flowed, text/plain;format=fixed;q=0.4, */*;q=0.5")
+            parsing:
+                "text/*;q=0.3, text/plain;q=0.7, text/plain;format=flowed, text/plain;format=fixed;q=0.4, */*;q=0.5")
         let expectations: [(String, Double)] = [
             ("text/plain;format=flowed", 1), ("text/plain", 0.7), ("text/html", 0.3), ("image/jpeg", 0.5),
             ("text/plain;format=fixed", 0.4), ("text/html;level=3", 0.3),

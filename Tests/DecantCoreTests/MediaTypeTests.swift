@@ -75,15 +75,16 @@ struct WPTMimeCase: Sendable, CustomTestStringConvertible {
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 
-    @Test(arguments: [
-        ("Application/Problem+JSON; Charset=UTF-8", "application/problem+json", "json", "UTF-8"),
-        ("text/json;charset=\"utf-8\"", "text/json", nil, "utf-8"),
-        ("application/vnd.api+json", "application/vnd.api+json", "json", nil),
-        ("image/svg+xml", "image/svg+xml", "xml", nil),
-        ("application/json", "application/json", nil, nil),
-        ("x/+json", "x/+json", "json", nil),
-        ("x/json+", "x/json+", nil, nil),
-    ] as [(String, String, String?, String?)])
+    @Test(
+        arguments: [
+            ("Application/Problem+JSON; Charset=UTF-8", "application/problem+json", "json", "UTF-8"),
+            ("text/json;charset=\"utf-8\"", "text/json", nil, "utf-8"),
+            ("application/vnd.api+json", "application/vnd.api+json", "json", nil),
+            ("image/svg+xml", "image/svg+xml", "xml", nil),
+            ("application/json", "application/json", nil, nil),
+            ("x/+json", "x/+json", "json", nil),
+            ("x/json+", "x/json+", nil, nil),
+        ] as [(String, String, String?, String?)])
     func exposesEssenceSuffixAndCharset(input: String, essence: String, suffix: String?, charset: String?) throws {
         let mediaType = try MediaType(parsing: input)
         #expect(mediaType.essence == essence)
@@ -183,6 +184,8 @@ struct WPTMimeCase: Sendable, CustomTestStringConvertible {
         let data = try JSONEncoder().encode([mediaType])
         #expect(String(decoding: data, as: UTF8.self) == #"["application\/ld+json;profile=\"http:\/\/x\/y\""]"#)
         #expect(try JSONDecoder().decode([MediaType].self, from: data) == [mediaType])
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode([MediaType].self, from: Data(#"["nope"]"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([MediaType].self, from: Data(#"["nope"]"#.utf8))
+        }
     }
 }

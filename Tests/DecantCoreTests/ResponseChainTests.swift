@@ -117,7 +117,8 @@ import Testing
 
     @Test(arguments: [
         (StatusCodes.success, 201, true), (.success, 299, true), (.success, 300, false), (.success, 199, false),
-        (StatusCodes([200...200, 304...304]), 304, true), (StatusCodes([200...200, 304...304]), 201, false), (StatusCodes(200..<200), 200, false),
+        (StatusCodes([200...200, 304...304]), 304, true), (StatusCodes([200...200, 304...304]), 201, false),
+        (StatusCodes(200..<200), 200, false),
     ])
     func acceptableStatusCodes(codes: StatusCodes, status: Int, accepted: Bool) {
         #expect(codes.contains(status) == accepted)
@@ -166,7 +167,9 @@ import Testing
 
     @Test func nonDecantErrorsAreWrappedNotSwallowed() {
         let chain = ResponseChain(ThrowingSerializer())
-        let error = #expect(throws: SerializationError.self) { try chain.serialize(.make(type: "text/plain", body: "x")) }
+        let error = #expect(throws: SerializationError.self) {
+            try chain.serialize(.make(type: "text/plain", body: "x"))
+        }
         #expect(error?.code == .serializerFailed)
         #expect(error?.underlying as? ThrowingSerializer.Failure == ThrowingSerializer.Failure(reason: "boom"))
         #expect(error?.serializerID == "throwingSerializer")
@@ -272,7 +275,8 @@ import Testing
             response: .make(502, type: "application/json", body: "{"))
         let text = error.description
         #expect(text.hasPrefix("[invalidBody] Unexpected character."))
-        #expect(text.contains("serializer: json, media type: application/json, status: 502, offset: 17, path: user.0.name"))
+        #expect(
+            text.contains("serializer: json, media type: application/json, status: 502, offset: 17, path: user.0.name"))
     }
 
     @Test func codesAreExtensibleByThirdParties() {

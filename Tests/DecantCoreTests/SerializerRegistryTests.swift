@@ -8,7 +8,8 @@ import Testing
     static func overlapping() -> SerializerRegistry {
         var registry = SerializerRegistry()
         registry.install(SerializerModule(name: "Catchall", factories: [TaggingFactory("catchall", "*/*")]))
-        registry.install(SerializerModule(name: "Suffix", factories: [TaggingFactory("suffixJSON", "application/*+json")]))
+        registry.install(
+            SerializerModule(name: "Suffix", factories: [TaggingFactory("suffixJSON", "application/*+json")]))
         registry.install(
             SerializerModule(
                 name: "Exact", factories: [TaggingFactory("exactJSON", "application/json", "text/json")]))

@@ -100,8 +100,9 @@ public struct SerializerRegistry: Sendable {
             }
             let ranges = factory.mediaRanges
             for range in ranges {
-                if let existing = entries.first(where: { $0.moduleName != module.name && $0.mediaRanges.contains(range) })
-                {
+                if let existing = entries.first(where: {
+                    $0.moduleName != module.name && $0.mediaRanges.contains(range)
+                }) {
                     found.append(
                         Conflict(
                             kind: .sameRange(range), kept: existing.id, keptModule: existing.moduleName,
@@ -153,10 +154,13 @@ public struct SerializerRegistry: Sendable {
         guard let entry = entry(for: id) else {
             let known = entries.map(\.id.rawValue)
             var message = "No serializer with the id '\(id)' is installed."
-            if let nearest = EditDistance.nearest(to: id.rawValue, in: known) { message += " Did you mean '\(nearest)'?" }
+            if let nearest = EditDistance.nearest(to: id.rawValue, in: known) {
+                message += " Did you mean '\(nearest)'?"
+            }
             message +=
                 known.isEmpty
-                ? " The registry is empty: install a module first." : " Installed: " + known.joined(separator: ", ") + "."
+                ? " The registry is empty: install a module first."
+                : " Installed: " + known.joined(separator: ", ") + "."
             throw SerializationError(code: .unknownSerializer, message: message, serializerID: id)
         }
         if configuration.isEmpty {
@@ -185,9 +189,11 @@ public struct SerializerRegistry: Sendable {
                 skipped.append(.init(id: entry.id, moduleName: entry.moduleName, reason: "there is no media type"))
                 continue
             }
-            guard let range = entry.mediaRanges.filter({ $0.matches(mediaType) }).max(by: {
-                $0.specificity < $1.specificity
-            }) else {
+            guard
+                let range = entry.mediaRanges.filter({ $0.matches(mediaType) }).max(by: {
+                    $0.specificity < $1.specificity
+                })
+            else {
                 let accepted = entry.mediaRanges.map(\.description).joined(separator: ", ")
                 skipped.append(
                     .init(
@@ -203,7 +209,8 @@ public struct SerializerRegistry: Sendable {
                 continue
             }
             candidates.append(
-                .init(id: entry.id, moduleName: entry.moduleName, range: range, specificity: range.specificity,
+                .init(
+                    id: entry.id, moduleName: entry.moduleName, range: range, specificity: range.specificity,
                     order: entry.order))
         }
         candidates.sort {

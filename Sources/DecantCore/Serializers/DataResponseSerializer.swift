@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+    public import FoundationEssentials
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 /// Returns the body bytes as they are: AFNetworking's `AFHTTPResponseSerializer`, for any media type.

@@ -21,5 +21,7 @@ public struct SerializerModule: Sendable {
     }
 
     /// The core's raw-bytes serializer (`data`, `*/*`).
-    public static var data: SerializerModule { SerializerModule(name: "DecantCore", factories: [DataSerializerFactory()]) }
+    public static var data: SerializerModule {
+        SerializerModule(name: "DecantCore", factories: [DataSerializerFactory()])
+    }
 }

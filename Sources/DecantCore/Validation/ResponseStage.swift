@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// One step a ``ResponseChain`` runs before its serializer: a check that throws, or a preprocessor that returns a

@@ -1,0 +1,57 @@
+/// A small, dependency-free argument reader: flags (`--json`), options with values (`--content-type T` or
+/// `--content-type=T`), and positional arguments, with `--` ending option parsing.
+struct CommandLineArguments {
+    /// A usage error: printed to stderr with the command's usage, exit status 2.
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private(set) var positionals: [String] = []
+    private var flags: Set<String> = []
+    private var values: [String: String] = [:]
+
+    /// Reads `arguments`; `flagNames` take no value, `optionNames` take one.
+    init(_ arguments: [String], flags flagNames: Set<String>, options optionNames: Set<String>) throws {
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            if flagNames.contains(name) {
+                guard inlineValue == nil else { throw UsageError(description: "\(name) takes no value") }
+                flags.insert(name)
+            } else if optionNames.contains(name) {
+                if let inlineValue {
+                    values[name] = inlineValue
+                } else {
+                    guard index < arguments.count else { throw UsageError(description: "\(name) needs a value") }
+                    values[name] = arguments[index]
+                    index += 1
+                }
+            } else {
+                let known = (flagNames.union(optionNames)).sorted().joined(separator: ", ")
+                throw UsageError(description: "unknown option \(name)" + (known.isEmpty ? "" : " (known: \(known))"))
+            }
+        }
+    }
+
+    /// Whether the flag was given.
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// The value of an option, if given.
+    func value(_ option: String) -> String? { values[option] }
+}
