@@ -1,6 +1,6 @@
 /// The declaration of one option a serializer factory understands: name, type, default and a summary.
 ///
-/// Factories list these in ``SerializerFactory/optionSchema``; ``SerializerOption/validate(_:for:)`` checks
+/// Factories list these in ``SerializerFactory/optionSchema``; ``SerializerOption/validate(_:against:for:)`` checks
 /// configuration options against them before a factory sees them, so every factory rejects unknown and ill-typed
 /// options with the same precise messages.
 public struct SerializerOption: Sendable, Hashable {

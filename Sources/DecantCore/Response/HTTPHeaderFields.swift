@@ -1,7 +1,7 @@
 /// The header fields of a response, in the order received, with ASCII case-insensitive names.
 ///
 /// Names keep the case they were sent in; lookups ignore case (RFC 9110 §5.1). Repeated fields stay separate;
-/// ``subscript(_:)`` joins them with `", "` as RFC 9110 §5.3 allows.
+/// the `headers["Name"]` subscript joins them with `", "` as RFC 9110 §5.3 allows.
 public struct HTTPHeaderFields: Sendable, Hashable, RandomAccessCollection {
     /// One header field.
     public struct Field: Sendable, Hashable, CustomStringConvertible {

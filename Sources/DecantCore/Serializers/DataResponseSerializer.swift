@@ -7,7 +7,7 @@
 /// Returns the body bytes as they are: AFNetworking's `AFHTTPResponseSerializer`, for any media type.
 ///
 /// Its id is `data`. Its empty value is empty `Data`. Install it with `registry.install(.data)` to give every
-/// response a fallback; ``SerializerRegistry/standard`` does not, so that unknown types fail clearly instead.
+/// response a fallback; `SerializerRegistry.standard` (in the `Decant` module) does not, so that unknown types fail clearly instead.
 public struct DataResponseSerializer: ResponseSerializer {
     /// The ranges accepted; `*/*` by default.
     public var acceptedMediaRanges: [MediaRange]
