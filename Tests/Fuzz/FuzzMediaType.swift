@@ -1,6 +1,7 @@
 // libFuzzer target: media type, media range and Accept parsing. Built by Tests/Fuzz/run together with DecantCore's
 // sources (see README.md in this folder). Invariants checked: no crash; a parsed type re-parses to itself; strict
 // parsing never accepts what lenient parsing rejects; equal types hash alike.
+/// The libFuzzer entry point: runs one input through the checks above and traps on a broken invariant.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMediaType(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)

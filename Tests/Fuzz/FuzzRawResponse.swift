@@ -2,6 +2,7 @@
 // that parses to the same status, headers and body.
 import FoundationEssentials
 
+/// The libFuzzer entry point: runs one input through the checks above and traps on a broken invariant.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRawResponse(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(UnsafeBufferPointer(start: data, count: size))

@@ -1,6 +1,7 @@
 // libFuzzer target: body sniffing and the sniffing policy. Invariant: no crash, on any bytes and any slice offset.
 import FoundationEssentials
 
+/// The libFuzzer entry point: runs one input through the checks above and traps on a broken invariant.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSniffer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(UnsafeBufferPointer(start: data, count: size))
