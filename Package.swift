@@ -15,7 +15,7 @@ struct Module {
     var dependencies: [String] = []
     /// An explicit source path, used by the out-of-core plugins under `Plugins/`.
     var path: String? = nil
-    /// Whether a `<name>Tests` target exists in `Tests/`.
+    /// Whether a `<name>Tests` target exists in `Tests/`. An executable's tests run the built tool as a subprocess.
     var hasTests = true
 }
 
@@ -26,7 +26,7 @@ let modules: [Module] = [
     // The one place that needs full Foundation / FoundationNetworking: the `HTTPURLResponse` bridge.
     Module(name: "DecantFoundation", dependencies: ["DecantCore"]),
     // The umbrella: re-exports every built-in module and provides `SerializerRegistry.standard`.
-    Module(name: "Decant", dependencies: ["DecantCore", "DecantFoundation"], hasTests: false),
+    Module(name: "Decant", dependencies: ["DecantCore", "DecantFoundation"]),
     // The command-line tool. Its output formats are a contract: keep them stable.
     Module(name: "decant", kind: .executable, dependencies: ["Decant"]),
 ]
@@ -57,7 +57,7 @@ for module in modules {
         )
         products.append(.executable(name: module.name, targets: [module.name]))
     }
-    if module.hasTests && module.kind == .library {
+    if module.hasTests {
         targets.append(
             .testTarget(
                 name: "\(module.name)Tests",

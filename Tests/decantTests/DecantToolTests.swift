@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// The `decant` tool's documented commands and output: a contract, so these tests pin it.
+@Suite struct DecantToolTests {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// The built `decant` executable, next to the test bundle.
+    static let executable: URL? = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("decant")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return nil
+    }()
+
+    static func run(_ arguments: [String], stdin: Data = Data()) throws -> Result {
+        let executable = try #require(Self.executable, "the decant executable is built beside the tests")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let input = Pipe()
+        let output = Pipe()
+        let error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(stdin)
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test func mediaTypePrintsOneSerializationPerInputAndInvalid() throws {
+        let result = try Self.run([
+            "media-type", "Application/Problem+JSON; Charset=UTF-8", "text/html;charset=", "nonsense",
+            "text/plain;x=\"a b\"",
+        ])
+        #expect(
+            result.stdout
+                == "application/problem+json;charset=UTF-8\ntext/html\ninvalid\ntext/plain;x=\"a b\"\n")
+        #expect(result.status == 1)
+    }
+
+    @Test func mediaTypeExitsZeroWhenAllAreValidAndReadsStdin() throws {
+        let result = try Self.run(["media-type"], stdin: Data("TEXT/JSON\nimage/svg+xml ; a=b\n".utf8))
+        #expect(result.stdout == "text/json\nimage/svg+xml;a=b\n")
+        #expect(result.status == 0)
+    }
+
+    @Test func mediaTypeStrictAndJSON() throws {
+        let strict = try Self.run(["media-type", "--strict", "text/html;charset =x"])
+        #expect(strict.stdout == "invalid\n")
+        let json = try Self.run(["media-type", "--json", "application/vnd.api+json;charset=utf-8"])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["essence"] as? String == "application/vnd.api+json")
+        #expect(object["suffix"] as? String == "json")
+        #expect(object["charset"] as? String == "utf-8")
+        #expect(object["groups"] as? [String] == ["JSON"])
+    }
+
+    @Test(arguments: [
+        (Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]), "image/png"),
+        (Data("GIF89a\u{1}\0\u{1}\0".utf8), "image/gif"),
+        (Data("  {\"a\": [1, 2]}".utf8), "application/json"),
+        (Data([0x00, 0x01, 0x02, 0x03, 0xFF]), "unknown"),
+    ])
+    func sniffPrintsTheTypeOrUnknown(body: Data, expected: String) throws {
+        let result = try Self.run(["sniff", "-"], stdin: body)
+        #expect(result.stdout == expected + "\n")
+        #expect(result.status == 0)
+    }
+
+    @Test func usageErrorsExitTwoWithTheCommandsUsage() throws {
+        let unknown = try Self.run(["frobnicate"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("unknown command 'frobnicate'"))
+        let badFlag = try Self.run(["sniff", "--bogus", "-"])
+        #expect(badFlag.status == 2)
+        #expect(badFlag.stderr.contains("Usage: decant sniff"))
+        let missing = try Self.run(["sniff", "/nonexistent/file"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("cannot read /nonexistent/file"))
+    }
+
+    @Test func helpAndVersion() throws {
+        let version = try Self.run(["--version"])
+        #expect(version.stdout.hasPrefix("decant "))
+        #expect(version.status == 0)
+        for command in ["media-type", "sniff", "registry"] {
+            let help = try Self.run([command, "--help"])
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("Usage: decant \(command)"))
+        }
+    }
+
+    @Test func registryListsModulesAndResolves() throws {
+        let listing = try Self.run(["registry"])
+        #expect(listing.status == 0)
+        #expect(listing.stdout.contains("conflicts:"))
+        let json = try Self.run(["registry", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["serializers"] is [Any])
+        let resolve = try Self.run(["registry", "--resolve", "application/x-nothing"])
+        #expect(resolve.stdout.contains("chosen: none"))
+        #expect(resolve.status == 1)
+    }
+}
