@@ -595,18 +595,6 @@ import Testing
 
     // MARK: Never crashes
 
-    /// SplitMix64: a small, seeded, deterministic generator.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Bytes that make random input reach deeper into the parser.
     static let interestingBytes: [UInt8] =
         Array("HTTP/1.1 200 OK\r\n:; \t0123456789abcdefABCDEF-,".utf8) + [0, 0x7F, 0xFF]

@@ -31,13 +31,7 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
         self.serializerID = id
         self.serializeBody = serialize
         self.emptyBody =
-            emptyValue ?? { response in
-                throw SerializationError(
-                    code: .emptyBody,
-                    message: "The response body is empty and the serializer '\(id)' has no empty value. Send a "
-                        + "body, or give the serializer an empty value.",
-                    mediaType: response.contentType, serializerID: id, response: response)
-            }
+            emptyValue ?? { response in throw SerializationError.noEmptyValue(serializerID: id, response: response) }
     }
 
     /// Calls the wrapped serializer.

@@ -55,14 +55,7 @@ extension ResponseSerializer {
 
     /// Throws ``SerializationError/Code/emptyBody``.
     public func emptyValue(for response: Response) throws -> Output {
-        throw SerializationError(
-            code: .emptyBody,
-            message: "The response body is empty and the serializer '\(serializerID)' has no empty value. Send a "
-                + "body, or choose an empty-body policy whose outcome is an error you handle.",
-            mediaType: response.contentType,
-            serializerID: serializerID,
-            response: response
-        )
+        throw SerializationError.noEmptyValue(serializerID: serializerID, response: response)
     }
 
     /// Whether any of ``acceptedMediaRanges`` matches `mediaType`.
@@ -84,5 +77,19 @@ extension ResponseSerializer {
             throw SerializationError(
                 wrapping: error, serializerID: serializerID, mediaType: response.contentType, response: response)
         }
+    }
+}
+
+extension SerializationError {
+    /// The error of a serializer that has no empty value for an empty response.
+    static func noEmptyValue(serializerID: SerializerID, response: Response) -> SerializationError {
+        SerializationError(
+            code: .emptyBody,
+            message: "The response body is empty and the serializer '\(serializerID)' has no empty value. Send a "
+                + "body, or choose an empty-body policy whose outcome is an error you handle.",
+            mediaType: response.contentType,
+            serializerID: serializerID,
+            response: response
+        )
     }
 }
