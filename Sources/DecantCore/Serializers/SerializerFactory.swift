@@ -44,6 +44,10 @@ public protocol SerializerFactory: Sendable {
     /// Absent options take their defaults. Throw ``SerializationError/Code/invalidOption`` for a value that has the
     /// right type but is still wrong (with the option name in ``SerializationError/codingPath``).
     func options(from configuration: ConfigurationOptions) throws -> Options
+
+    /// A decoder for `Decodable` types in this format, built from configuration options, or `nil` when the format
+    /// has none. Defaults to `nil`; JSON and property lists provide one.
+    func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)?
 }
 
 extension SerializerFactory {
