@@ -10,8 +10,13 @@ struct CommandLineArguments {
     private var flags: Set<String> = []
     private var values: [String: String] = [:]
 
-    /// Reads `arguments`; `flagNames` take no value, `optionNames` take one.
-    init(_ arguments: [String], flags flagNames: Set<String>, options optionNames: Set<String>) throws {
+    /// Reads `arguments`; `flagNames` take no value, `optionNames` take one. With `unknownAsPositional`, an
+    /// argument that looks like an option but is not one is kept as a positional argument (for commands whose
+    /// inputs may start with `-`, such as media types under test).
+    init(
+        _ arguments: [String], flags flagNames: Set<String>, options optionNames: Set<String>,
+        unknownAsPositional: Bool = false
+    ) throws {
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
@@ -42,6 +47,8 @@ struct CommandLineArguments {
                     values[name] = arguments[index]
                     index += 1
                 }
+            } else if unknownAsPositional {
+                positionals.append(argument)
             } else {
                 let known = (flagNames.union(optionNames)).sorted().joined(separator: ", ")
                 throw UsageError(description: "unknown option \(name)" + (known.isEmpty ? "" : " (known: \(known))"))

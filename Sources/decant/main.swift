@@ -42,7 +42,8 @@ func runTool(_ arguments: [String]) -> Int32 {
         return 2
     }
     let rest = Array(arguments.dropFirst())
-    if rest.contains("--help") || rest.contains("-h") {
+    let options = rest.prefix { $0 != "--" }
+    if options.contains("--help") || options.contains("-h") {
         Output.line(command.usage)
         return 0
     }

@@ -53,6 +53,12 @@ import Testing
         #expect(result.status == 1)
     }
 
+    @Test func mediaTypeTreatsDashInputsAsInputs() throws {
+        let result = try Self.run(["media-type", "-a/b", "--x", "--", "--json"])
+        #expect(result.stdout == "-a/b\ninvalid\ninvalid\n")
+        #expect(result.status == 1)
+    }
+
     @Test func mediaTypeExitsZeroWhenAllAreValidAndReadsStdin() throws {
         let result = try Self.run(["media-type"], stdin: Data("TEXT/JSON\nimage/svg+xml ; a=b\n".utf8))
         #expect(result.stdout == "text/json\nimage/svg+xml;a=b\n")

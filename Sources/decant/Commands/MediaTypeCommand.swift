@@ -10,6 +10,7 @@ enum MediaTypeCommand: Command {
         Parses each STRING as a media type (a Content-Type value) and prints one line per input: the WHATWG
         serialization of the parsed type (lowercased type, subtype and parameter names; values quoted only when
         needed), or `invalid`. Exits 1 if any input is invalid. With no STRING, reads one input per line from stdin.
+        Arguments that start with `-` and are not options below are inputs too; `--` ends the options.
 
         Options:
           --strict   Parse with the RFC 9110 grammar instead of the lenient WHATWG algorithm.
@@ -26,7 +27,8 @@ enum MediaTypeCommand: Command {
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try CommandLineArguments(arguments, flags: ["--strict", "--json"], options: [])
+        let parsed = try CommandLineArguments(
+            arguments, flags: ["--strict", "--json"], options: [], unknownAsPositional: true)
         var inputs = parsed.positionals
         if inputs.isEmpty {
             let text = String(decoding: FileHandleWriter.readStandardInput(), as: UTF8.self)
