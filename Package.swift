@@ -15,6 +15,8 @@ struct Module {
     var dependencies: [String] = []
     /// An explicit source path, used by the out-of-core plugins under `Plugins/`.
     var path: String? = nil
+    /// Files in the module's folder that are not sources (generator scripts beside generated tables).
+    var exclude: [String] = []
     /// Whether a `<name>Tests` target exists in `Tests/`. An executable's tests run the built tool as a subprocess.
     var hasTests = true
 }
@@ -22,11 +24,13 @@ struct Module {
 let modules: [Module] = [
     // Media types, response model, serializer protocol, registry, compound resolver, validation, sniffing, errors.
     // Depends on nothing but the toolchain's Foundation (FoundationEssentials where available).
-    Module(name: "DecantCore"),
+    Module(name: "DecantCore", exclude: ["Charset/Tables/generate_tables.py"]),
+    // Built-in formats: one module each, depending on DecantCore only.
+    Module(name: "DecantString", dependencies: ["DecantCore"]),
     // The one place that needs full Foundation / FoundationNetworking: the `HTTPURLResponse` bridge.
     Module(name: "DecantFoundation", dependencies: ["DecantCore"]),
     // The umbrella: re-exports every built-in module and provides `SerializerRegistry.standard`.
-    Module(name: "Decant", dependencies: ["DecantCore", "DecantFoundation"]),
+    Module(name: "Decant", dependencies: ["DecantCore", "DecantFoundation", "DecantString"]),
     // The command-line tool. Its output formats are a contract: keep them stable.
     Module(name: "decant", kind: .executable, dependencies: ["Decant"]),
 ]
@@ -47,7 +51,9 @@ for module in modules {
     switch module.kind {
     case .library:
         targets.append(
-            .target(name: module.name, dependencies: dependencies, path: module.path, swiftSettings: sharedSettings)
+            .target(
+                name: module.name, dependencies: dependencies, path: module.path, exclude: module.exclude,
+                swiftSettings: sharedSettings)
         )
         products.append(.library(name: module.name, targets: [module.name]))
     case .executable:

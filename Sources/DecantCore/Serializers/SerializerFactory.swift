@@ -79,11 +79,11 @@ extension SerializerFactory {
         configuration: ConfigurationOptions = [:]
     ) throws(SerializationError) -> AnyResponseSerializer<any Sendable> {
         let serializer = try makeSerializer(configuration: configuration)
-        let id = self.id
-        let ranges = mediaRanges
+        // The id is the factory's (configuration files name it); the ranges are the built serializer's, which
+        // options such as `mediaRanges` may have changed.
         return AnyResponseSerializer<any Sendable>(
             id: id,
-            acceptedMediaRanges: ranges,
+            acceptedMediaRanges: serializer.acceptedMediaRanges,
             emptyValue: { try serializer.emptyValue(for: $0) },
             serialize: { try serializer.serialize($0) }
         )

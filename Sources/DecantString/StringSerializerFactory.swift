@@ -1,0 +1,126 @@
+public import DecantCore
+
+/// The factory of ``StringResponseSerializer``: id `string`, `text/*`.
+///
+/// Configuration options (all optional):
+///
+/// - `defaultEncoding`: `"UTF-8"` (the default), `"windows-1252"` or `"ISO-8859-1"`: the encoding of bodies with no
+///   byte order mark and no `charset` parameter (JSON and XML types are always UTF-8). `"ISO-8859-1"` is true Latin-1
+///   (``TextEncoding/isoLatin1``), not the WHATWG label of that name, which means windows-1252.
+/// - `mode`: `"replacement"` (the default: invalid bytes become U+FFFD) or `"strict"` (they are an error).
+/// - `unknownLabelIsError`: a boolean; whether a `charset` label the WHATWG Encoding Standard does not know is an
+///   error rather than a fallback to the default encoding. By default `true` in strict mode, `false` otherwise.
+/// - `mediaRanges`: an array of media ranges the built serializer accepts; `["text/*"]` by default.
+///
+/// ```json
+/// { "serializer": "string", "options": { "defaultEncoding": "windows-1252", "mode": "strict" } }
+/// ```
+public struct StringSerializerFactory: SerializerFactory {
+    /// The typed options: everything ``StringResponseSerializer`` is built from.
+    public struct Options: Sendable, Hashable {
+        /// The charset pipeline (default encoding, mode, unknown-label policy).
+        public var pipeline: CharsetPipeline
+        /// The media ranges the serializer accepts.
+        public var acceptedMediaRanges: [MediaRange]
+
+        /// Creates options; the defaults are UTF-8, replacement mode and `text/*`.
+        public init(
+            pipeline: CharsetPipeline = CharsetPipeline(),
+            acceptedMediaRanges: [MediaRange] = StringResponseSerializer.defaultMediaRanges
+        ) {
+            self.pipeline = pipeline
+            self.acceptedMediaRanges = acceptedMediaRanges
+        }
+    }
+
+    /// The values the `defaultEncoding` option accepts, and the encodings they mean.
+    public static let defaultEncodingChoices: [(name: String, encoding: TextEncoding)] = [
+        ("UTF-8", .utf8), ("windows-1252", .windows1252), ("ISO-8859-1", .isoLatin1),
+    ]
+
+    /// The options used when a configuration gives none, and whose media ranges the registry matches.
+    public let defaultOptions: Options
+
+    /// Creates the factory.
+    ///
+    /// - Parameter defaultOptions: The options of serializers built without configuration; their
+    ///   ``Options/acceptedMediaRanges`` are the factory's ``mediaRanges``.
+    public init(defaultOptions: Options = Options()) {
+        self.defaultOptions = defaultOptions
+    }
+
+    /// `string`.
+    public var id: SerializerID { "string" }
+
+    /// What the serializer does.
+    public var summary: String {
+        "Decodes text bodies to a string by BOM, charset parameter (WHATWG labels) or default encoding."
+    }
+
+    /// The default options' media ranges: `text/*` unless the factory was created with others.
+    public var mediaRanges: [MediaRange] { defaultOptions.acceptedMediaRanges }
+
+    /// `defaultEncoding`, `mode`, `unknownLabelIsError` and `mediaRanges`.
+    public var optionSchema: [SerializerOption] {
+        [
+            SerializerOption(
+                "defaultEncoding", .string(allowed: StringSerializerFactory.defaultEncodingChoices.map(\.name)),
+                default: "UTF-8",
+                summary: "The encoding of bodies with no byte order mark and no charset parameter (ISO-8859-1 is "
+                    + "true Latin-1; JSON and XML types are always UTF-8)."),
+            SerializerOption(
+                "mode", .string(allowed: ["strict", "replacement"]), default: "replacement",
+                summary: "Whether invalid bytes are an error (strict) or become U+FFFD (replacement)."),
+            SerializerOption(
+                "unknownLabelIsError", .bool,
+                summary: "Whether an unknown charset label is an error rather than a fallback to the default "
+                    + "encoding; by default true in strict mode and false in replacement mode."),
+            SerializerOption(
+                "mediaRanges", .mediaRangeArray, default: ["text/*"],
+                summary: "The media ranges the serializer accepts."),
+        ]
+    }
+
+    /// Builds a ``StringResponseSerializer``.
+    public func makeSerializer(options: Options) -> StringResponseSerializer {
+        StringResponseSerializer(pipeline: options.pipeline, acceptedMediaRanges: options.acceptedMediaRanges)
+    }
+
+    /// Converts configuration options (already checked against ``optionSchema``); absent ones keep
+    /// ``defaultOptions``.
+    ///
+    /// - Throws: ``SerializationError/Code/invalidOption`` for an empty `mediaRanges` array.
+    public func options(from configuration: ConfigurationOptions) throws(SerializationError) -> Options {
+        var options = defaultOptions
+        if case .string(let name)? = configuration["defaultEncoding"],
+            let choice = StringSerializerFactory.defaultEncodingChoices.first(where: { $0.name == name })
+        {
+            options.pipeline.defaultEncoding = choice.encoding
+        }
+        if case .string(let mode)? = configuration["mode"] {
+            options.pipeline.mode = mode == "strict" ? .strict : .replacement
+            options.pipeline.unknownLabelIsError = options.pipeline.mode == .strict
+        }
+        if case .bool(let isError)? = configuration["unknownLabelIsError"] {
+            options.pipeline.unknownLabelIsError = isError
+        }
+        if case .array(let values)? = configuration["mediaRanges"] {
+            let ranges = values.compactMap { value -> MediaRange? in
+                if case .string(let text) = value { return MediaRange(text) }
+                return nil
+            }
+            guard !ranges.isEmpty else {
+                throw SerializationError(
+                    code: .invalidOption,
+                    message: "The option 'mediaRanges' of the serializer 'string' is empty, so the serializer would "
+                        + "accept nothing. List at least one media range, such as [\"text/*\"], or leave the option "
+                        + "out.",
+                    serializerID: id,
+                    codingPath: ["mediaRanges"]
+                )
+            }
+            options.acceptedMediaRanges = ranges
+        }
+        return options
+    }
+}
