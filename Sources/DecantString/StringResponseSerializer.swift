@@ -12,7 +12,7 @@ public import DecantCore
 /// The encoding comes from the body's byte order mark, else the `charset` parameter (all 228 WHATWG labels, so
 /// `windows-1252`, `shift_jis` and `gbk` decode as themselves instead of silently becoming Latin-1), else the
 /// pipeline's default for `text/*` (UTF-8 unless configured; JSON and XML types are always UTF-8). The output,
-/// ``DecodedText``, says which encoding was used and why. Its id is `string`; it accepts `text/*` by default.
+/// `DecodedText`, says which encoding was used and why. Its id is `string`; it accepts `text/*` by default.
 ///
 /// ```swift
 /// let serializer = StringResponseSerializer(pipeline: CharsetPipeline(defaultEncoding: .windows1252, mode: .strict))
@@ -21,7 +21,7 @@ public import DecantCore
 /// ```
 ///
 /// Its empty value (for 204, `HEAD`, an empty body when the chain's empty-body policy asks for one) is an empty
-/// ``DecodedText``.
+/// `DecodedText`.
 public struct StringResponseSerializer: ResponseSerializer {
     /// How the body becomes text: the default encoding, strict or replacement mode, unknown-label policy.
     public var pipeline: CharsetPipeline
@@ -49,7 +49,7 @@ public struct StringResponseSerializer: ResponseSerializer {
 
     /// Decodes the body with ``pipeline``, using the response's `Content-Type`.
     ///
-    /// - Throws: ``SerializationError`` with code ``SerializationError/Code/invalidEncoding`` (strict mode, or an
+    /// - Throws: `SerializationError` with code `SerializationError/Code/invalidEncoding` (strict mode, or an
     ///   unknown `charset` label when the pipeline treats it as an error), carrying this serializer's id, the
     ///   media type, the byte offset and the response.
     public func serialize(_ response: Response) throws(SerializationError) -> DecodedText {
@@ -60,7 +60,7 @@ public struct StringResponseSerializer: ResponseSerializer {
         }
     }
 
-    /// An empty ``DecodedText`` in the encoding the `Content-Type` names (or the default).
+    /// An empty `DecodedText` in the encoding the `Content-Type` names (or the default).
     public func emptyValue(for response: Response) throws -> DecodedText {
         let mediaType = response.contentType
         if let decoded = try? pipeline.decode(Data(), mediaType: mediaType) { return decoded }

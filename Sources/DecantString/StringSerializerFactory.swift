@@ -6,7 +6,7 @@ public import DecantCore
 ///
 /// - `defaultEncoding`: `"UTF-8"` (the default), `"windows-1252"` or `"ISO-8859-1"`: the encoding of bodies with no
 ///   byte order mark and no `charset` parameter (JSON and XML types are always UTF-8). `"ISO-8859-1"` is true Latin-1
-///   (``TextEncoding/isoLatin1``), not the WHATWG label of that name, which means windows-1252.
+///   (`TextEncoding/isoLatin1`), not the WHATWG label of that name, which means windows-1252.
 /// - `mode`: `"replacement"` (the default: invalid bytes become U+FFFD) or `"strict"` (they are an error).
 /// - `unknownLabelIsError`: a boolean; whether a `charset` label the WHATWG Encoding Standard does not know is an
 ///   error rather than a fallback to the default encoding. By default `true` in strict mode, `false` otherwise.
@@ -89,7 +89,7 @@ public struct StringSerializerFactory: SerializerFactory {
     /// Converts configuration options (already checked against ``optionSchema``); absent ones keep
     /// ``defaultOptions``.
     ///
-    /// - Throws: ``SerializationError/Code/invalidOption`` for an empty `mediaRanges` array.
+    /// - Throws: `SerializationError/Code/invalidOption` for an empty `mediaRanges` array.
     public func options(from configuration: ConfigurationOptions) throws(SerializationError) -> Options {
         var options = defaultOptions
         if case .string(let name)? = configuration["defaultEncoding"],

@@ -28,7 +28,7 @@ public struct EmptyResponse: Decodable, Sendable, Hashable, EmptyResponseDecodab
     public init() {}
     /// Decodes from anything, ignoring the content.
     public init(from decoder: any Decoder) throws {}
-    /// ``EmptyResponse()``.
+    /// `EmptyResponse()`.
     public static var emptyResponseValue: EmptyResponse { EmptyResponse() }
 }
 
