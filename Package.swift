@@ -26,13 +26,16 @@ let modules: [Module] = [
     // Depends on nothing but the toolchain's Foundation (FoundationEssentials where available).
     Module(name: "DecantCore", exclude: ["Charset/Tables/generate_tables.py"]),
     // Built-in formats: one module each, depending on DecantCore only.
+    Module(name: "DecantJSON", dependencies: ["DecantCore"]),
     Module(name: "DecantString", dependencies: ["DecantCore"]),
     // The one place that needs full Foundation / FoundationNetworking: the `HTTPURLResponse` bridge.
     Module(name: "DecantFoundation", dependencies: ["DecantCore"]),
     // The umbrella: re-exports every built-in module and provides `SerializerRegistry.standard`.
-    Module(name: "Decant", dependencies: ["DecantCore", "DecantFoundation", "DecantString"]),
+    Module(name: "Decant", dependencies: ["DecantCore", "DecantFoundation", "DecantJSON", "DecantString"]),
+    // The fixture-driven conformance kit, a public product so third parties run the same suite on their plugins.
+    Module(name: "DecantConformance", dependencies: ["DecantCore", "DecantJSON", "DecantString"]),
     // The command-line tool. Its output formats are a contract: keep them stable.
-    Module(name: "decant", kind: .executable, dependencies: ["Decant"]),
+    Module(name: "decant", kind: .executable, dependencies: ["Decant", "DecantConformance"]),
 ]
 
 /// Settings every target gets.

@@ -1,14 +1,16 @@
 @_exported public import DecantCore
 @_exported public import DecantFoundation
+@_exported public import DecantJSON
 @_exported public import DecantString
 
 extension SerializerRegistry {
-    /// A registry with every built-in format module installed, in this order: `DecantString` (`string`, `text/*`).
+    /// A registry with every built-in format module installed, in this order: `DecantJSON` (`json`:
+    /// `application/json`, `text/json`, `text/javascript`, `*/*+json`) and `DecantString` (`string`: `text/*`).
     ///
     /// Format modules are installed here as they land. The raw-bytes `data` serializer is not installed, so that an
     /// unknown media type fails with a clear ``SerializationError/Code/noSerializer`` error; install
     /// ``SerializerModule/data`` for a catch-all.
     public static var standard: SerializerRegistry {
-        SerializerRegistry(modules: [.string])
+        SerializerRegistry(modules: [.json, .string])
     }
 }

@@ -7,7 +7,9 @@ import Decant
 #endif
 
 /// The subcommands, in the order `decant --help` lists them.
-let commands: [any Command.Type] = [MediaTypeCommand.self, SniffCommand.self, RegistryCommand.self]
+let commands: [any Command.Type] = [
+    DecodeCommand.self, MediaTypeCommand.self, SniffCommand.self, ConformanceCommand.self, RegistryCommand.self,
+]
 
 let toolUsage = """
     decant \(DecantVersion.current): turn HTTP response bodies into values, chosen by media type.

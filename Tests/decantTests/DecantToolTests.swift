@@ -101,11 +101,75 @@ import Testing
         #expect(missing.stderr.contains("cannot read /nonexistent/file"))
     }
 
+    /// The package root, for running the tool on the committed fixtures.
+    static let packageRoot: URL = {
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+            directory.deleteLastPathComponent()
+        }
+        return directory
+    }()
+
+    @Test func decodePrintsTheSerializerAndThePrettyValue() throws {
+        let result = try Self.run(
+            ["decode", "--content-type", "application/problem+json", "-"], stdin: Data(#"{"title":"x","n":[1]}"#.utf8))
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("serializer: json\nmedia type: application/problem+json (from Content-Type)\n"))
+        #expect(result.stdout.contains("\"title\": \"x\""))
+    }
+
+    @Test func decodeJSONOutputIsOneObjectWithTheCanonicalValue() throws {
+        let raw = "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=windows-1252\r\n\r\ncaf\u{E9}"
+        var body = Data(raw.utf8.dropLast(2))
+        body.append(0xE9)
+        let result = try Self.run(["decode", "--json", "-"], stdin: body)
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["serializer"] as? String == "string")
+        #expect(object["mediaType"] as? String == "text/plain;charset=windows-1252")
+        let value = try #require(object["value"] as? [String: Any])
+        #expect(value["text"] as? String == "caf\u{E9}")
+        #expect(value["encoding"] as? String == "windows-1252")
+    }
+
+    @Test func decodeFailuresGoToStderrWithEveryAttemptAndExitOne() throws {
+        let raw = Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{\"a\": 1,}".utf8)
+        let text = try Self.run(["decode", "-"], stdin: raw)
+        #expect(text.status == 1)
+        #expect(text.stdout.isEmpty)
+        #expect(text.stderr.contains("[invalidBody]"))
+        let json = try Self.run(["decode", "--json", "-"], stdin: raw)
+        #expect(json.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let error = try #require(object["error"] as? [String: Any])
+        #expect(error["code"] as? String == "invalidBody")
+        #expect(error["attempts"] is [Any])
+    }
+
+    @Test func decodeExplainPrintsTheTrace() throws {
+        let result = try Self.run(["decode", "--explain", "--content-type", "text/csv", "-"], stdin: Data("a,b".utf8))
+        #expect(result.stdout.contains("resolution:\n  media type: text/csv (from Content-Type)"))
+        #expect(result.stdout.contains("chosen: string"))
+    }
+
+    @Test func conformanceRunsTheFixtureTreeAndEndsWithTheCounts() throws {
+        let fixtures = Self.packageRoot.appendingPathComponent("Fixtures").path
+        let result = try Self.run(["conformance", fixtures])
+        #expect(result.status == 0, "\(result.stdout)")
+        let lastLine = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(lastLine.hasSuffix("passed, 0 failed"))
+        #expect(result.stdout.contains("DecantJSON"))
+        let junit = try Self.run(["conformance", "--format", "junit", "--no-perturb", fixtures])
+        #expect(junit.stdout.hasPrefix("<?xml"))
+        let bad = try Self.run(["conformance", "--format", "yaml", fixtures])
+        #expect(bad.status == 2)
+    }
+
     @Test func helpAndVersion() throws {
         let version = try Self.run(["--version"])
         #expect(version.stdout.hasPrefix("decant "))
         #expect(version.status == 0)
-        for command in ["media-type", "sniff", "registry"] {
+        for command in ["decode", "media-type", "sniff", "conformance", "registry"] {
             let help = try Self.run([command, "--help"])
             #expect(help.status == 0)
             #expect(help.stdout.contains("Usage: decant \(command)"))

@@ -265,9 +265,11 @@ public struct SerializerRegistry: Sendable {
                 resolution.candidates.compactMap { entry(for: $0.id)?.defaultSerializer }, sniffing: sniffing,
                 id: "registry")
         }
+        // Error bodies are decoded by the compound itself, so `errorValue` is the format's value.
         var chain = ResponseChain(
             ChosenSerializer(compound: compound),
-            statusValidation: StatusCodeValidation(acceptable: statusCodes),
+            statusValidation: StatusCodeValidation(
+                acceptable: statusCodes, errorBodyDecoding: .serializer(compound.eraseOutput())),
             emptyBodyPolicy: emptyBodyPolicy)
         chain.mediaTypeValidation = nil  // the compound matches media types itself and reports what it tried
         let result = try chain.run(response)
@@ -320,6 +322,14 @@ public struct SerializedValue: Sendable {
     public let mediaType: MediaType?
     /// How the serializer was chosen.
     public let resolution: Resolution
+
+    /// Creates a value record.
+    public init(value: any Sendable, serializerID: SerializerID, mediaType: MediaType?, resolution: Resolution) {
+        self.value = value
+        self.serializerID = serializerID
+        self.mediaType = mediaType
+        self.resolution = resolution
+    }
 }
 
 /// Runs a compound and reports which serializer succeeded.

@@ -75,7 +75,6 @@ public struct StatusCodeValidation: Sendable {
         guard let errorSerializer, errorSerializer.accepts(mediaType) else { return error }
         do {
             error.errorValue = try errorSerializer.serializeReportingErrors(response)
-            error.serializerID = errorSerializer.serializerID
         } catch let bodyError {
             error.attempts.append(bodyError)
         }

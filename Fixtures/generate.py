@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+"""Generates Decant's conformance fixtures: raw HTTP responses (`.http`) and their expectations (`.expect.json`).
+
+Expected values come from Python, never from Decant: `json.loads` for JSON bodies, Python's codecs for text, and the
+WHATWG label table (../shared/corpora/encoding/whatwg-encoding/encodings.json when present, else the few names
+listed below) for encoding names. Run from anywhere: `python3 Fixtures/generate.py`; it rewrites the json/ and
+string/ folders next to this script. The output is deterministic.
+"""
+import json
+import os
+import shutil
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+
+
+def http(status, reason, headers, body, content_length=True):
+    """A raw HTTP/1.1 message; Content-Length is added unless given or disabled."""
+    lines = [f"HTTP/1.1 {status} {reason}".rstrip()]
+    names = [name.lower() for name, _ in headers]
+    for name, value in headers:
+        lines.append(f"{name}: {value}")
+    if content_length and "content-length" not in names and "transfer-encoding" not in names:
+        lines.append(f"Content-Length: {len(body)}")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+
+
+def write(area, name, raw, expectation):
+    folder = os.path.join(ROOT, area)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name + ".http"), "wb") as f:
+        f.write(raw)
+    with open(os.path.join(folder, name + ".expect.json"), "w", encoding="utf-8") as f:
+        json.dump(expectation, f, ensure_ascii=False, indent=2)
+        f.write("\n")
+
+
+def value(serializer, v):
+    return {"serializer": serializer, "value": v}
+
+
+def error(code, **extra):
+    e = {"code": code}
+    e.update(extra)
+    return {"error": e}
+
+
+# ---------------------------------------------------------------- JSON
+
+def json_cases():
+    doc = {"id": 7, "name": "Ada", "tags": ["math", "engines"], "active": True, "score": 9.5, "manager": None}
+    body = json.dumps(doc).encode()
+    cases = []
+
+    def ok(name, description, content_type, body_bytes, expected, status=200, reason="OK", **extra):
+        headers = [("Content-Type", content_type)] if content_type is not None else []
+        exp = {"description": description, **extra, "expect": value("json", expected)}
+        cases.append((name, http(status, reason, headers, body_bytes), exp))
+
+    ok("object", "A plain application/json object resolves to the JSON serializer.", "application/json", body, doc)
+    ok("charset-utf8", "A charset parameter on application/json is accepted.", "application/json; charset=utf-8",
+       body, doc)
+    ok("uppercase-type", "Media types are case-insensitive.", "Application/JSON; Charset=UTF-8", body, doc)
+    ok("text-json", "text/json is a JSON MIME type.", "text/json", body, doc)
+    ok("text-javascript", "text/javascript bodies are parsed as JSON (AFNetworking's list).", "text/javascript",
+       b"[1, 2, 3]", [1, 2, 3])
+    problem = {"type": "https://example.com/probs/out-of-credit", "title": "You do not have enough credit.",
+               "status": 403}
+    ok("problem-json-suffix", "application/problem+json matches the */*+json suffix range.",
+       "application/problem+json", json.dumps(problem).encode(), problem)
+    ok("vendor-suffix", "A vendor type with +json is JSON.", "application/vnd.api+json",
+       b'{"data": {"type": "articles", "id": "1"}}', {"data": {"type": "articles", "id": "1"}})
+    ok("ld-json-quoted-parameter", "Quoted parameters with slashes parse.",
+       'application/ld+json; profile="https://www.w3.org/ns/activitystreams"', b'{"@context": "x"}',
+       {"@context": "x"})
+    ok("utf8-bom", "A UTF-8 byte order mark is skipped.", "application/json", b"\xef\xbb\xbf" + body, doc)
+    text = json.dumps({"greeting": "héllo wörld ✓"}, ensure_ascii=False)
+    ok("utf16le-bom", "UTF-16LE with a BOM is detected (RFC 8259 §8.1).", "application/json",
+       "\ufeff".encode("utf-16-le") + text.encode("utf-16-le"), json.loads(text))
+    ok("utf16be-no-bom", "UTF-16BE without a BOM is detected from the zero bytes.", "application/json",
+       text.encode("utf-16-be"), json.loads(text))
+    ok("utf32le-no-bom", "UTF-32LE without a BOM is detected from the zero bytes.", "application/json",
+       text.encode("utf-32-le"), json.loads(text))
+    nested = "[" * 100 + "]" * 100
+    ok("nested-100", "100 nested arrays are within the default depth.", "application/json", nested.encode(),
+       json.loads(nested))
+    big = b'{"big": 123456789012345678901234567890, "neg": -98765432109876543210, "small": 1.5e-300}'
+    ok("big-numbers", "Integers past Int64 and tiny doubles keep their values.", "application/json", big,
+       json.loads(big))
+    escapes = rb'{"emoji": "\ud83d\ude00", "tab": "a\tb", "quote": "\"", "nul": "\u0000", "solidus": "\/"}'
+    ok("escapes-and-surrogates", "Escapes and surrogate pairs decode.", "application/json", escapes,
+       json.loads(escapes))
+    ok("fragment-string", "A top-level string is allowed by default (fragments on).", "application/json",
+       b'"hello"', "hello")
+    ok("fragment-number", "A top-level number is allowed by default.", "application/json", b"42", 42)
+    ok("empty-200", "An empty 200 body gives the empty value, JSON null (not an error, unlike Alamofire).",
+       "application/json", b"", None)
+    ok("whitespace-body", "A single space (Rails head :ok) counts as empty.", "application/json", b" ", None)
+    cases.append(("no-content-204", http(204, "No Content", [], b""),
+                  {"description": "204 No Content gives the empty value.", "serializer": "json",
+                   "expect": value("json", None)}))
+    cases.append(("reset-content-205", http(205, "Reset Content", [], b""),
+                  {"description": "205 Reset Content gives the empty value.", "serializer": "json",
+                   "expect": value("json", None)}))
+    cases.append(("not-modified-304", http(304, "Not Modified", [("ETag", '"abc"')], b"", content_length=False),
+                  {"description": "304 is empty once it is made acceptable.", "serializer": "json",
+                   "acceptableStatusCodes": ["200-299", 304], "expect": value("json", None)}))
+    cases.append(("not-modified-304-default", http(304, "Not Modified", [("ETag", '"abc"')], b"",
+                                                   content_length=False),
+                  {"description": "304 is outside the default 200-299.", "serializer": "json",
+                   "expect": error("unacceptableStatusCode", status=304)}))
+    cases.append(("head-request", http(200, "OK", [("Content-Type", "application/json"),
+                                                   ("Content-Length", "1234")], b""),
+                  {"description": "A HEAD response has no body whatever Content-Length says.",
+                   "request": {"method": "HEAD"}, "expect": value("json", None)}))
+    cases.append(("empty-policy-error", http(200, "OK", [("Content-Type", "application/json")], b""),
+                  {"description": "The strict empty-body policy rejects an empty 200.", "serializer": "json",
+                   "emptyBody": "emptyValueOnlyForNoContent", "expect": error("emptyBody")}))
+    not_found = {"type": "about:blank", "title": "Not Found", "status": 404, "detail": "No user 42."}
+    cases.append(("404-problem-document", http(404, "Not Found", [("Content-Type", "application/problem+json")],
+                                               json.dumps(not_found).encode()),
+                  {"description": "A 404 is a status error that still carries its decoded problem document.",
+                   "expect": error("unacceptableStatusCode", status=404, errorValue=not_found)}))
+    cases.append(("500-html-page", http(500, "Internal Server Error", [("Content-Type", "application/json")],
+                                        b"<html><body>Oops</body></html>"),
+                  {"description": "A 500 whose body is not JSON: the status error wins; the parse error is an "
+                                  "attempt.", "serializer": "json",
+                   "expect": error("unacceptableStatusCode", status=500,
+                                   attempts=[{"serializer": "json", "code": "invalidBody"}])}))
+    for name, bad, description in [
+        ("trailing-comma", b'{"a": 1,}', "Trailing commas are rejected (RFC 8259)."),
+        ("lone-surrogate", rb'["\ud800"]', "A lone surrogate escape is rejected."),
+        ("leading-zero", b"[01]", "Leading zeros are rejected."),
+        ("nan-literal", b"[NaN]", "NaN is not JSON."),
+        ("single-quotes", b"{'a': 1}", "Single-quoted strings are not JSON."),
+    ]:
+        cases.append((name, http(200, "OK", [("Content-Type", "application/json")], bad),
+                      {"description": description, "serializer": "json",
+                       "expect": error("invalidBody")}))
+    cases.append(("invalid-utf8", http(200, "OK", [("Content-Type", "application/json")], b'["\xff"]'),
+                  {"description": "Invalid UTF-8 is rejected as an encoding error (RFC 8259 §8.1).",
+                   "serializer": "json", "expect": error("invalidEncoding")}))
+    cases.append(("truncated-body", http(200, "OK", [("Content-Type", "application/json"), ("Content-Length", "100")],
+                                         b'{"items": [1, 2, 3', content_length=False),
+                  {"description": "A body shorter than Content-Length is reported as truncated, not as bad JSON.",
+                   "perturb": False, "expect": error("truncatedBody")}))
+    chunks = b"7\r\n{\"a\": [\r\nb\r\n1, 2, 3]}  \r\n0\r\n\r\n"
+    cases.append(("chunked", http(200, "OK", [("Content-Type", "application/json"),
+                                              ("Transfer-Encoding", "chunked")], chunks),
+                  {"description": "A chunked body is decoded before parsing.", "expect": value("json", {"a": [1, 2, 3]})}))
+    cases.append(("sniff-missing-type", http(200, "OK", [], b'{"sniffed": true}'),
+                  {"description": "Without Content-Type, sniffing finds JSON.", "sniffing": "sniffWhenMissing",
+                   "expect": value("json", {"sniffed": True})}))
+    cases.append(("sniff-octet-stream", http(200, "OK", [("Content-Type", "application/octet-stream")],
+                                             b'[{"x": 1}]'),
+                  {"description": "A generic application/octet-stream body is sniffed as JSON.",
+                   "sniffing": "sniffWhenGeneric", "expect": value("json", [{"x": 1}])}))
+    cases.append(("octet-stream-trusted", http(200, "OK", [("Content-Type", "application/octet-stream")],
+                                               b'[{"x": 1}]'),
+                  {"description": "Without sniffing, application/octet-stream has no serializer.",
+                   "expect": error("noSerializer")}))
+    cases.append(("max-depth-option", http(200, "OK", [("Content-Type", "application/json")], b"[[[[[1]]]]]"),
+                  {"description": "The maxDepth option bounds nesting.", "serializer": "json",
+                   "options": {"maxDepth": 4}, "expect": error("limitExceeded")}))
+    nulls = {"a": None, "b": {"c": None, "d": 1}, "e": [None, {"f": None}]}
+    cases.append(("removes-null-keys", http(200, "OK", [("Content-Type", "application/json")],
+                                            json.dumps(nulls).encode()),
+                  {"description": "removesKeysWithNullValues drops null members recursively, not array elements.",
+                   "serializer": "json", "options": {"removesKeysWithNullValues": True},
+                   "expect": value("json", {"b": {"d": 1}, "e": [None, {}]})}))
+    cases.append(("duplicate-keys-last-wins", http(200, "OK", [("Content-Type", "application/json")],
+                                                   b'{"a": 1, "a": 2}'),
+                  {"description": "Duplicate keys: the last wins by default (as Python's json does).",
+                   "serializer": "json", "expect": value("json", json.loads('{"a": 1, "a": 2}'))}))
+    cases.append(("fragments-disallowed", http(200, "OK", [("Content-Type", "application/json")], b"1"),
+                  {"description": "With allowsFragments off, a top-level number is rejected.", "serializer": "json",
+                   "options": {"allowsFragments": False}, "expect": error("invalidBody")}))
+    cases.append(("compound-falls-back", http(200, "OK", [("Content-Type", "text/plain")], b"not json"),
+                  {"description": "A compound tries the serializers whose ranges match: here only string.",
+                   "serializers": ["json", "string"], "expect": value("string", {"text": "not json",
+                                                                                 "encoding": "UTF-8"})}))
+    cases.append(("compound-merged-errors", http(200, "OK", [("Content-Type", "application/json")],
+                                                 b'{"broken": \xff'),
+                  {"description": "Every serializer fails: one error lists each attempt in order.",
+                   "serializers": ["json", "string"], "triesNonMatching": True,
+                   "options": {"string": {"mode": "strict"}},
+                   "expect": error("allSerializersFailed", attempts=[
+                       {"serializer": "json", "code": "invalidBody"},
+                       {"serializer": "string", "code": "invalidEncoding"}])}))
+    return cases
+
+
+# ---------------------------------------------------------------- String
+
+def load_labels():
+    """WHATWG label -> canonical encoding name, from the corpus when present."""
+    path = os.path.join(ROOT, "..", "..", "shared", "corpora", "encoding", "whatwg-encoding", "encodings.json")
+    labels = {}
+    if os.path.exists(path):
+        for group in json.load(open(path, encoding="utf-8")):
+            for encoding in group["encodings"]:
+                for label in encoding["labels"]:
+                    labels[label] = encoding["name"]
+    return labels
+
+
+LABELS = load_labels()
+
+
+def whatwg_name(label, fallback):
+    return LABELS.get(label.strip().lower(), fallback)
+
+
+def string_cases():
+    cases = []
+
+    def ok(name, description, content_type, body, text, encoding, status=200, reason="OK", **extra):
+        headers = [("Content-Type", content_type)] if content_type is not None else []
+        exp = {"description": description, **extra,
+               "expect": value("string", {"text": text, "encoding": encoding})}
+        cases.append((name, http(status, reason, headers, body), exp))
+
+    sample = "Grüße, naïve café — 5 €"
+    ok("utf8-charset", "text/plain with charset=utf-8.", "text/plain; charset=utf-8", sample.encode("utf-8"),
+       sample, "UTF-8")
+    ok("utf8-default", "Without a charset, text/* defaults to UTF-8.", "text/plain", sample.encode("utf-8"), sample,
+       "UTF-8")
+    ok("quoted-charset", "A quoted charset value.", 'text/plain; charset="utf-8"', b"quoted", "quoted", "UTF-8")
+    ok("uppercase-parameter", "Parameter names are case-insensitive.", "TEXT/PLAIN; CHARSET=UTF-8", b"upper",
+       "upper", "UTF-8")
+    latin = "café ÷ ½".encode("cp1252")
+    ok("latin1-label-is-windows-1252", "The label iso-8859-1 means windows-1252 (WHATWG).",
+       "text/plain; charset=iso-8859-1", latin + b" \x80", latin.decode("cp1252") + " €",
+       whatwg_name("iso-8859-1", "windows-1252"))
+    ok("windows-1252", "windows-1252 maps 0x80-0x9F to punctuation.", "text/plain; charset=windows-1252",
+       b"\x93quoted\x94 \x85", b"\x93quoted\x94 \x85".decode("cp1252"), "windows-1252")
+    japanese = "こんにちは、世界。テスト"
+    for name, label, codec in [("shift-jis", "Shift_JIS", "shift_jis"), ("euc-jp", "EUC-JP", "euc_jp"),
+                               ("iso-2022-jp", "ISO-2022-JP", "iso2022_jp")]:
+        ok(name, f"{label} decodes.", f"text/plain; charset={label}", japanese.encode(codec), japanese,
+           whatwg_name(label, label))
+    chinese = "你好，世界。中文测试"
+    ok("gbk", "GBK decodes.", "text/plain; charset=GBK", chinese.encode("gbk"), chinese, whatwg_name("gbk", "GBK"))
+    ok("gb2312-label", "The label gb2312 means GBK.", "text/plain; charset=gb2312", chinese.encode("gbk"), chinese,
+       whatwg_name("gb2312", "GBK"))
+    ok("gb18030", "gb18030 decodes four-byte sequences.", "text/plain; charset=gb18030",
+       ("€ 𠀀 " + chinese).encode("gb18030"), "€ 𠀀 " + chinese, whatwg_name("gb18030", "gb18030"))
+    traditional = "你好，世界。繁體中文"
+    ok("big5", "Big5 decodes.", "text/plain; charset=big5", traditional.encode("big5"), traditional,
+       whatwg_name("big5", "Big5"))
+    korean = "안녕하세요 세계"
+    ok("euc-kr", "EUC-KR decodes.", "text/plain; charset=euc-kr", korean.encode("euc_kr"), korean,
+       whatwg_name("euc-kr", "EUC-KR"))
+    russian = "Привет, мир"
+    ok("koi8-r", "KOI8-R decodes.", "text/plain; charset=koi8-r", russian.encode("koi8_r"), russian,
+       whatwg_name("koi8-r", "KOI8-R"))
+    ok("utf16le-bom", "A UTF-16LE BOM decides the encoding.", "text/plain",
+       "\ufeff".encode("utf-16-le") + sample.encode("utf-16-le"), sample, "UTF-16LE")
+    ok("utf16be-bom-beats-label", "A BOM wins over the charset label (WHATWG decode).",
+       "text/plain; charset=iso-8859-1", "\ufeff".encode("utf-16-be") + sample.encode("utf-16-be"), sample,
+       "UTF-16BE")
+    ok("utf8-bom-beats-label", "A UTF-8 BOM wins over windows-1252 and is removed.",
+       "text/plain; charset=windows-1252", b"\xef\xbb\xbf" + sample.encode("utf-8"), sample, "UTF-8")
+    ok("utf16-label", "The label utf-16 means UTF-16LE.", "text/plain; charset=utf-16", "hi".encode("utf-16-le"),
+       "hi", whatwg_name("utf-16", "UTF-16LE"))
+    ok("unknown-label-falls-back", "An unknown label falls back to the default in replacement mode.",
+       "text/plain; charset=no-such-charset", b"fallback", "fallback", "UTF-8")
+    cases.append(("unknown-label-strict", http(200, "OK", [("Content-Type", "text/plain; charset=no-such-charset")],
+                                               b"x"),
+                  {"description": "An unknown label is an error in strict mode.", "serializer": "string",
+                   "options": {"mode": "strict"}, "expect": error("invalidEncoding")}))
+    bad = b"ok \xff\xfe \xe2\x82 end"
+    ok("invalid-utf8-replacement", "Invalid UTF-8 becomes U+FFFD per maximal subpart.", "text/plain; charset=utf-8",
+       bad, bad.decode("utf-8", "replace"), "UTF-8")
+    cases.append(("invalid-utf8-strict", http(200, "OK", [("Content-Type", "text/plain; charset=utf-8")], bad),
+                  {"description": "Invalid UTF-8 is an error in strict mode.", "serializer": "string",
+                   "options": {"mode": "strict"}, "expect": error("invalidEncoding")}))
+    ok("text-html", "text/html is text.", "text/html; charset=utf-8", b"<p>Hello</p>", "<p>Hello</p>", "UTF-8")
+    ok("text-csv", "text/csv is text.", "text/csv", b"a,b\n1,2\n", "a,b\n1,2\n", "UTF-8")
+    ok("default-windows-1252", "The defaultEncoding option applies without a charset.", "text/plain", b"\x93hi\x94",
+       b"\x93hi\x94".decode("cp1252"), "windows-1252", serializer="string",
+       options={"defaultEncoding": "windows-1252"})
+    ok("default-iso-8859-1", "True ISO-8859-1 as the default maps 0x93 to U+0093.", "text/plain", b"\x93hi",
+       b"\x93hi".decode("latin-1"), "ISO-8859-1", serializer="string", options={"defaultEncoding": "ISO-8859-1"})
+    ok("x-user-defined", "x-user-defined maps 0x80-0xFF to U+F780-U+F7FF.", "text/plain; charset=x-user-defined",
+       b"a\x80\xff", "a\uf780\uf7ff", "x-user-defined")
+    ok("replacement-encoding", "The replacement encoding (label iso-2022-kr) decodes to one U+FFFD.",
+       "text/plain; charset=iso-2022-kr", b"\x1b$)Cabc", "\ufffd", whatwg_name("iso-2022-kr", "replacement"))
+    ok("empty-200", "An empty text body is the empty string.", "text/plain; charset=utf-8", b"", "", "UTF-8")
+    cases.append(("no-content-204", http(204, "No Content", [], b""),
+                  {"description": "204 gives the empty string.", "serializer": "string",
+                   "expect": value("string", {"text": "", "encoding": "UTF-8"})}))
+    cases.append(("head-request", http(200, "OK", [("Content-Type", "text/plain"), ("Content-Length", "99")], b""),
+                  {"description": "A HEAD response is empty.", "request": {"method": "HEAD"},
+                   "expect": value("string", {"text": "", "encoding": "UTF-8"})}))
+    cases.append(("404-text", http(404, "Not Found", [("Content-Type", "text/plain; charset=utf-8")], b"Not Found"),
+                  {"description": "A 404 keeps its decoded text as the error value.",
+                   "expect": error("unacceptableStatusCode", status=404,
+                                   errorValue={"text": "Not Found", "encoding": "UTF-8"})}))
+    cases.append(("json-is-not-text", http(200, "OK", [("Content-Type", "application/json")], b"{}"),
+                  {"description": "The string serializer accepts text/* only.", "serializer": "string",
+                   "expect": error("noSerializer")}))
+    cases.append(("sniff-plain-text", http(200, "OK", [], b"hello, plain text"),
+                  {"description": "Without Content-Type, sniffing finds plain text.", "sniffing": "sniffWhenMissing",
+                   "expect": value("string", {"text": "hello, plain text", "encoding": "UTF-8"})}))
+    return cases
+
+
+def main():
+    for area, cases in [("json", json_cases()), ("string", string_cases())]:
+        folder = os.path.join(ROOT, area)
+        if os.path.isdir(folder):
+            shutil.rmtree(folder)
+        for name, raw, expectation in cases:
+            write(area, name, raw, expectation)
+        print(f"{area}: {len(cases)} fixtures")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+public import DecantCore
+public import DecantJSON
+import DecantString
+public import Foundation
+
+/// An output type with a canonical JSON form, so that conformance fixtures can state expected values.
+///
+/// The built-in outputs conform: `JSONValue` is its own form; `DecodedText` is `{"text": ..., "encoding": ...}`;
+/// `Data` is `{"data_base64": ...}`. A third-party format conforms its output type (in its module or its test target)
+/// to take part in the same suite:
+///
+/// ```swift
+/// extension CSVTable: ConformanceRepresentable {
+///     public func conformanceValue() throws -> JSONValue {
+///         .array(rows.map { .array($0.map(JSONValue.init)) })
+///     }
+/// }
+/// ```
+public protocol ConformanceRepresentable {
+    /// The value in its canonical JSON form. Two values are equal for the suite when these forms are equal under
+    /// `JSONValue`'s equality (numbers by value, object members in any order).
+    func conformanceValue() throws -> JSONValue
+}
+
+extension JSONValue: ConformanceRepresentable {
+    /// The value itself.
+    public func conformanceValue() throws -> JSONValue { self }
+}
+
+extension DecodedText: ConformanceRepresentable {
+    /// `{"text": TEXT, "encoding": WHATWG-NAME}`.
+    public func conformanceValue() throws -> JSONValue {
+        .object([("text", JSONValue(text)), ("encoding", JSONValue(encoding.name))])
+    }
+}
+
+extension Data: ConformanceRepresentable {
+    /// `{"data_base64": BASE64}`.
+    public func conformanceValue() throws -> JSONValue {
+        .object([("data_base64", JSONValue(base64EncodedString()))])
+    }
+}
+
+extension Optional: ConformanceRepresentable where Wrapped: ConformanceRepresentable {
+    /// `null` for `nil`, else the wrapped value's form.
+    public func conformanceValue() throws -> JSONValue {
+        guard let value = self else { return nil }
+        return try value.conformanceValue()
+    }
+}
+
+/// Turns any serializer output into its canonical form, or explains why it has none.
+public enum CanonicalForm {
+    /// The canonical form of `value`.
+    ///
+    /// - Throws: ``ConformanceFailure`` when the value's type is not ``ConformanceRepresentable``.
+    public static func of(_ value: any Sendable) throws -> JSONValue {
+        guard let representable = value as? any ConformanceRepresentable else {
+            throw ConformanceFailure(
+                "The output type \(type(of: value)) has no canonical form: conform it to ConformanceRepresentable.")
+        }
+        return try representable.conformanceValue()
+    }
+}

@@ -1,0 +1,193 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+/// How ``JSONValue/jsonData(options:)`` writes JSON text.
+public struct JSONWritingOptions: OptionSet, Sendable, Hashable {
+    /// The option bits.
+    public let rawValue: Int
+
+    /// Creates options from their bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// One element or member per line, indented by two spaces, with `": "` after keys; empty containers stay `[]`
+    /// and `{}`.
+    public static let prettyPrinted = JSONWritingOptions(rawValue: 1 << 0)
+    /// Object members ordered by key, comparing Unicode scalars (UTF-8 bytes), instead of in document order.
+    public static let sortedKeys = JSONWritingOptions(rawValue: 1 << 1)
+}
+
+extension JSONValue {
+    /// The value as UTF-8 JSON text (RFC 8259 §8.1), compact unless `options` say otherwise.
+    ///
+    /// Numbers are written back as their exact text, so parsing then writing a compact document reproduces it byte
+    /// for byte, apart from whitespace and string escapes: strings escape only `"`, `\` and control characters
+    /// (`\b \f \n \r \t`, else `\u00XX`), as RFC 8259 §7 requires, and keep everything else, `/` and non-ASCII
+    /// included, as UTF-8. Writes without recursion, so any depth is safe.
+    public func jsonData(options: JSONWritingOptions = []) -> Data {
+        var output: [UInt8] = []
+        JSONWriter(storage: storage, options: options).write(index, into: &output)
+        return Data(output)
+    }
+}
+
+/// Writes tape values as JSON text.
+struct JSONWriter {
+    let storage: JSONStorage
+    let options: JSONWritingOptions
+
+    private struct Frame {
+        var isObject: Bool
+        /// The next member or element: a tape index, or an index into `sorted` when keys are sorted.
+        var next: Int
+        var end: Int
+        var sorted: [Int]?
+        var isFirst = true
+    }
+
+    func write(_ root: Int, into output: inout [UInt8]) {
+        let pretty = options.contains(.prettyPrinted)
+        let sortsKeys = options.contains(.sortedKeys)
+        output.reserveCapacity(output.count + storage.bytes.count + storage.tape.count * 2)
+        var stack: [Frame] = []
+
+        // Writes a scalar, or opens a container (pushing a frame unless it is empty).
+        func open(_ index: Int, _ output: inout [UInt8], _ stack: inout [Frame]) {
+            let entry = storage.tape[index]
+            let kind = Tape.kind(entry)
+            guard kind >= Tape.arrayKind else {
+                writeScalar(index, into: &output)
+                return
+            }
+            let isObject = kind == Tape.objectKind
+            let end = index + Tape.size(entry)
+            output.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            if end == index + 1 {
+                output.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                return
+            }
+            var sorted: [Int]?
+            if isObject && sortsKeys { sorted = storage.sortedKeyPositions(inObjectAt: index) }
+            stack.append(Frame(isObject: isObject, next: sorted == nil ? index + 1 : 0, end: end, sorted: sorted))
+        }
+
+        func newline(_ output: inout [UInt8], depth: Int) {
+            output.append(0x0A)
+            output.append(contentsOf: repeatElement(0x20, count: depth * 2))
+        }
+
+        open(root, &output, &stack)
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            let position: Int
+            if let sorted = stack[top].sorted {
+                if stack[top].next < sorted.count {
+                    position = sorted[stack[top].next]
+                    stack[top].next += 1
+                } else {
+                    position = -1
+                }
+            } else if stack[top].next < stack[top].end {
+                position = stack[top].next
+                stack[top].next = storage.end(of: stack[top].isObject ? position + 1 : position)
+            } else {
+                position = -1
+            }
+            if position < 0 {
+                let frame = stack.removeLast()
+                if pretty { newline(&output, depth: stack.count) }
+                output.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                continue
+            }
+            if stack[top].isFirst {
+                stack[top].isFirst = false
+            } else {
+                output.append(UInt8(ascii: ","))
+            }
+            if pretty { newline(&output, depth: stack.count) }
+            if stack[top].isObject {
+                writeString(position, into: &output)
+                output.append(UInt8(ascii: ":"))
+                if pretty { output.append(0x20) }
+                open(position + 1, &output, &stack)
+            } else {
+                open(position, &output, &stack)
+            }
+        }
+    }
+
+    func writeScalar(_ index: Int, into output: inout [UInt8]) {
+        let entry = storage.tape[index]
+        switch Tape.kind(entry) {
+        case Tape.nullKind: output.append(contentsOf: "null".utf8)
+        case Tape.falseKind: output.append(contentsOf: "false".utf8)
+        case Tape.trueKind: output.append(contentsOf: "true".utf8)
+        case Tape.integerKind: Self.writeInteger(Tape.integerValue(entry), into: &output)
+        case Tape.numberKind: storage.withSpan(at: index) { output.append(contentsOf: $0) }
+        default: writeString(index, into: &output)
+        }
+    }
+
+    static func writeInteger(_ value: Int64, into output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var position = buffer.count
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: buffer[position...])
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Writes the string at `index` with the escapes RFC 8259 §7 requires.
+    func writeString(_ index: Int, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        storage.withSpan(at: index) { bytes in
+            var runStart = 0
+            for (offset, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]))
+                runStart = offset + 1
+                output.append(UInt8(ascii: "\\"))
+                switch byte {
+                case 0x22: output.append(0x22)
+                case 0x5C: output.append(0x5C)
+                case 0x08: output.append(UInt8(ascii: "b"))
+                case 0x0C: output.append(UInt8(ascii: "f"))
+                case 0x0A: output.append(UInt8(ascii: "n"))
+                case 0x0D: output.append(UInt8(ascii: "r"))
+                case 0x09: output.append(UInt8(ascii: "t"))
+                default:
+                    output.append(contentsOf: "u00".utf8)
+                    output.append(Self.hexDigits[Int(byte >> 4)])
+                    output.append(Self.hexDigits[Int(byte & 0xF)])
+                }
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONStorage {
+    /// The key positions of the object at `object`, ordered by key bytes.
+    func sortedKeyPositions(inObjectAt object: Int) -> [Int] {
+        var positions: [Int] = []
+        var position = object + 1
+        let end = end(of: object)
+        while position < end {
+            positions.append(position)
+            position = self.end(of: position + 1)
+        }
+        return positions.sorted { a, b in
+            withSpan(at: a) { sa in withSpan(at: b) { sb in JSONBytes.less(sa, sb) } }
+        }
+    }
+}

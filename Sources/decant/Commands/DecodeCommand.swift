@@ -1,0 +1,156 @@
+import Decant
+import DecantConformance
+import Foundation
+
+/// `decant decode [FILE|-]`: run a response through the standard registry and print the value.
+enum DecodeCommand: Command {
+    static let name = "decode"
+    static let summary = "Decode a raw HTTP response (or a bare body) and print the chosen serializer and the value."
+    static let usage = """
+        Usage: decant decode [OPTIONS] [FILE|-]
+
+        Reads a raw HTTP/1.1 response (`curl -si URL > case.http` saves one) from FILE or stdin, resolves a
+        serializer through the standard registry by media type, and prints the serializer, the media type and the
+        value: JSON pretty-printed, text with the encoding used, bytes as a size and hex preview. Failures print the
+        error, with every attempt, on stderr and exit 1; usage errors exit 2.
+
+        Options:
+          --content-type T  Treat the input as a bare body with Content-Type T (status 200) instead of a message.
+          --method M        The request method (HEAD responses have no body).
+          --url U           The request URL.
+          --serializer ID   Use this serializer (behind the usual validation) instead of resolving one.
+          --sniff           Sniff the body when Content-Type is missing or generic (application/octet-stream, ...).
+          --explain         Print the resolution trace (candidates, scores, skipped, chosen) first; with --json it
+                            goes to stderr.
+          --json            Print one JSON object: {"serializer", "mediaType", "value"} with the value in its
+                            canonical form, or {"error": {"code", "message", "attempts"}} (still exit 1).
+          --help            Show this help.
+
+        Examples:
+          curl -si https://api.example.com/users/1 > user.http && decant decode user.http
+          echo '{"a": [1, 2]}' | decant decode --content-type application/json -
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try CommandLineArguments(
+            arguments, flags: ["--sniff", "--explain", "--json"],
+            options: ["--content-type", "--method", "--url", "--serializer"])
+        guard parsed.positionals.count <= 1 else {
+            throw CommandLineArguments.UsageError(description: "decode takes at most one FILE (or - for stdin)")
+        }
+        let input = try Output.read(parsed.positionals.first ?? "-")
+        let url = parsed.value("--url").flatMap(URL.init(string:))
+        let asJSON = parsed.has("--json")
+        let response: Response
+        do {
+            if let contentType = parsed.value("--content-type") {
+                guard (try? MediaType(parsing: contentType)) != nil else {
+                    throw CommandLineArguments.UsageError(
+                        description: "--content-type '\(contentType)' is not a media type")
+                }
+                response = Response(
+                    status: 200, headers: ["Content-Type": contentType], body: input, url: url,
+                    requestMethod: parsed.value("--method"))
+            } else {
+                response = try Response(raw: input, requestMethod: parsed.value("--method"), url: url)
+            }
+        } catch let error as SerializationError {
+            report(error, asJSON: asJSON)
+            return 1
+        }
+        let registry = SerializerRegistry.standard
+        let sniffing: SniffingPolicy = parsed.has("--sniff") ? .sniffWhenGeneric : .trustHeader
+        let resolution = registry.resolve(response, sniffing: sniffing)
+        if parsed.has("--explain") {
+            let trace =
+                "resolution:\n"
+                + resolution.description.split(separator: "\n").map { "  " + $0 }
+                .joined(separator: "\n")
+            if asJSON { Output.error(trace) } else { Output.line(trace) }
+        }
+        do {
+            let result: SerializedValue
+            if let id = parsed.value("--serializer") {
+                guard let serializerID = SerializerID(rawValue: id) else {
+                    throw CommandLineArguments.UsageError(description: "'\(id)' is not a serializer id")
+                }
+                let serializer = try registry.serializer(id: serializerID)
+                var chain = ResponseChain(serializer)
+                chain.mediaTypeValidation = nil
+                let value = try chain.run(response)
+                result = SerializedValue(
+                    value: value, serializerID: serializerID, mediaType: resolution.mediaType, resolution: resolution)
+            } else {
+                result = try registry.serialize(response, sniffing: sniffing)
+            }
+            try print(result, response: response, resolution: resolution, asJSON: asJSON)
+            return 0
+        } catch let error as SerializationError {
+            report(error, asJSON: asJSON)
+            return 1
+        }
+    }
+
+    private static func print(
+        _ result: SerializedValue, response: Response, resolution: Resolution, asJSON: Bool
+    ) throws {
+        let mediaType = result.mediaType?.description ?? response.contentType?.description
+        if asJSON {
+            let canonical = try CanonicalForm.of(result.value)
+            let members: [(String, JSONValue)] = [
+                ("serializer", JSONValue(result.serializerID.rawValue)),
+                ("mediaType", mediaType.map { JSONValue($0) } ?? nil),
+                ("value", canonical),
+            ]
+            Output.line(String(decoding: JSONValue.object(members).jsonData(), as: UTF8.self))
+            return
+        }
+        Output.line("serializer: \(result.serializerID)")
+        Output.line("media type: " + (mediaType.map { "\($0) (\(resolution.source))" } ?? "none"))
+        Output.line("status: \(response.status)")
+        switch result.value {
+        case let json as JSONValue:
+            Output.line("value:")
+            Output.line(String(decoding: json.jsonData(options: .prettyPrinted), as: UTF8.self))
+        case let text as DecodedText:
+            Output.line("encoding: \(text.encoding.name) (\(text.source))")
+            Output.line("text:")
+            Output.line(text.text)
+        case let data as Data:
+            Output.line("value: \(data.count) bytes")
+            Output.line(data.prefix(64).map { String(format: "%02x", $0) }.joined(separator: " "))
+        default:
+            Output.line("value:")
+            Output.line((try? CanonicalForm.of(result.value).description) ?? String(describing: result.value))
+        }
+    }
+
+    private static func report(_ error: SerializationError, asJSON: Bool) {
+        guard asJSON else {
+            Output.error(error.description)
+            return
+        }
+        Output.line(String(decoding: errorJSON(error).jsonData(), as: UTF8.self))
+    }
+
+    /// `{"error": {"code", "message", "serializer", "mediaType", "status", "offset", "attempts": [...]}}`.
+    static func errorJSON(_ error: SerializationError) -> JSONValue {
+        .object([("error", errorObject(error))])
+    }
+
+    private static func errorObject(_ error: SerializationError) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("code", JSONValue(error.code.rawValue)),
+            ("message", JSONValue(error.message)),
+            ("serializer", error.serializerID.map { JSONValue($0.rawValue) } ?? nil),
+            ("mediaType", error.mediaType.map { JSONValue($0.description) } ?? nil),
+            ("status", error.status.map { JSONValue($0) } ?? nil),
+            ("offset", error.offset.map { JSONValue($0) } ?? nil),
+            ("attempts", .array(error.attempts.map(errorObject))),
+        ]
+        if let errorValue = error.errorValue, let canonical = try? CanonicalForm.of(errorValue) {
+            members.append(("errorValue", canonical))
+        }
+        return .object(members)
+    }
+}

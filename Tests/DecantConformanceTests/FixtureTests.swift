@@ -1,0 +1,103 @@
+import Decant
+import DecantConformance
+import DecantJSON
+import Foundation
+import Testing
+
+/// Runs every fixture in `Fixtures/` (and its perturbed copies) against the standard registry.
+@Suite struct FixtureTests {
+    static let directory = FixtureLoader.fixturesDirectory()
+    static let fixtures: [Fixture] = {
+        guard let directory else { return [] }
+        return (try? FixtureLoader.fixtures(in: directory)) ?? []
+    }()
+
+    @Test func fixturesAreFoundByWalkingUpFromThisFile() throws {
+        let directory = try #require(Self.directory)
+        #expect(directory.lastPathComponent == "Fixtures")
+        #expect(try FixtureLoader.fixtures(in: directory).count == Self.fixtures.count)
+    }
+
+    @Test(arguments: ["json", "string"])
+    func everyBuiltInModuleHasAtLeastThirtyFixtures(area: String) {
+        #expect(Self.fixtures.filter { $0.area == area }.count >= 30)
+    }
+
+    @Test(arguments: fixtures)
+    func fixturePasses(fixture: Fixture) {
+        let results = ConformanceRunner(registry: .standard).run(fixture)
+        #expect(!results.isEmpty)
+        for result in results where !result.passed {
+            Issue.record("\(result.name): \(result.failure ?? "")")
+        }
+    }
+}
+
+@Suite struct ConformanceRunnerTests {
+    static func fixture(_ raw: String, _ expectation: String, name: String = "case") throws -> Fixture {
+        Fixture(
+            area: "test", name: name, raw: Data(raw.utf8), expectation: try JSONParser().parse(expectation),
+            url: URL(fileURLWithPath: "/tmp/\(name).http"))
+    }
+
+    static let okJSON =
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json; a=1; b=2\r\nContent-Length: 8\r\n\r\n{\"a\": 1}"
+
+    @Test func aCorrectExpectationPassesWithEveryPerturbation() throws {
+        let fixture = try Self.fixture(Self.okJSON, #"{"expect": {"serializer": "json", "value": {"a": 1.0}}}"#)
+        let results = ConformanceRunner(registry: .standard).run(fixture)
+        #expect(results.allSatisfy { $0.passed }, "\(results.filter { !$0.passed }.map(\.name))")
+        let perturbations = Set(results.compactMap(\.perturbation))
+        #expect(
+            perturbations == [
+                "lowercaseHeaderNames", "uppercaseHeaderNames", "contentTypeSpacing", "parameterOrder",
+                "charsetAdded", "trailingWhitespace", "chunkedBody",
+            ])
+    }
+
+    @Test func aDeliberatelyWrongExpectationFails() throws {
+        let fixture = try Self.fixture(Self.okJSON, #"{"expect": {"serializer": "json", "value": {"a": 2}}}"#)
+        let report = ConformanceRunner(registry: .standard).run([fixture])
+        #expect(report.failed == 1)
+        #expect(report.failures.first?.failure?.contains("expected {\"a\":2}") == true)
+        let table = report.textTable()
+        #expect(table.hasSuffix("0 passed, 1 failed"))
+    }
+
+    @Test func aWrongErrorCodeOrAttemptListFails() throws {
+        let raw = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{,}"
+        let wrongCode = try Self.fixture(raw, #"{"serializer": "json", "expect": {"error": {"code": "emptyBody"}}}"#)
+        let wrongCodeResults = ConformanceRunner(registry: .standard).run(wrongCode)
+        #expect(wrongCodeResults.first?.passed == false)
+        let wrongAttempts = try Self.fixture(
+            raw,
+            #"{"serializers": ["json"], "expect": {"error": {"code": "invalidBody", "attempts": [{"code": "x"}]}}}"#)
+        let wrongAttemptsResults = ConformanceRunner(registry: .standard).run(wrongAttempts)
+        #expect(wrongAttemptsResults.first?.passed == false)
+        let right = try Self.fixture(raw, #"{"serializer": "json", "expect": {"error": {"code": "invalidBody"}}}"#)
+        let rightResults = ConformanceRunner(registry: .standard).run(right)
+        #expect(rightResults.allSatisfy { $0.passed })
+    }
+
+    @Test func expectingAnErrorWhenAValueComesFails() throws {
+        let fixture = try Self.fixture(Self.okJSON, #"{"expect": {"error": {"code": "invalidBody"}}}"#)
+        let result = try #require(ConformanceRunner(registry: .standard).run(fixture).first)
+        #expect(result.failure?.contains("expected an error, but 'json' produced") == true)
+    }
+
+    @Test func reportsCountPerModuleInEveryFormat() throws {
+        let good = try Self.fixture(
+            Self.okJSON, #"{"perturb": false, "expect": {"serializer": "json", "value": {"a": 1}}}"#)
+        let bad = try Self.fixture(
+            Self.okJSON, #"{"perturb": false, "expect": {"serializer": "json", "value": 0}}"#, name: "bad")
+        let report = ConformanceRunner(registry: .standard).run([good, bad])
+        #expect(report.modules.map(\.module) == ["DecantJSON"])
+        #expect(report.passed == 1 && report.failed == 1)
+        let json = try JSONParser().parse(report.json())
+        #expect(json["passed"]?.intValue == 1)
+        #expect(json["results"]?.count == 2)
+        let xml = report.junitXML()
+        #expect(xml.contains("<testsuite name=\"DecantJSON\" tests=\"2\" failures=\"1\">"))
+        #expect(xml.contains("<failure message="))
+    }
+}
