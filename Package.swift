@@ -17,6 +17,8 @@ struct Module {
     var path: String? = nil
     /// Files in the module's folder that are not sources (generator scripts beside generated tables).
     var exclude: [String] = []
+    /// Extra dependencies of the test target, beyond the module and its own dependencies.
+    var testDependencies: [String] = []
     /// Whether a `<name>Tests` target exists in `Tests/`. An executable's tests run the built tool as a subprocess.
     var hasTests = true
 }
@@ -33,7 +35,9 @@ let modules: [Module] = [
     // The umbrella: re-exports every built-in module and provides `SerializerRegistry.standard`.
     Module(name: "Decant", dependencies: ["DecantCore", "DecantFoundation", "DecantJSON", "DecantString"]),
     // The fixture-driven conformance kit, a public product so third parties run the same suite on their plugins.
-    Module(name: "DecantConformance", dependencies: ["DecantCore", "DecantJSON", "DecantString"]),
+    Module(
+        name: "DecantConformance", dependencies: ["DecantCore", "DecantJSON"],
+        testDependencies: ["Decant"]),
     // The command-line tool. Its output formats are a contract: keep them stable.
     Module(name: "decant", kind: .executable, dependencies: ["Decant", "DecantConformance"]),
 ]
@@ -70,7 +74,8 @@ for module in modules {
         targets.append(
             .testTarget(
                 name: "\(module.name)Tests",
-                dependencies: [.target(name: module.name)] + dependencies,
+                dependencies: [.target(name: module.name)] + dependencies
+                    + module.testDependencies.map { .target(name: $0) },
                 swiftSettings: sharedSettings
             )
         )

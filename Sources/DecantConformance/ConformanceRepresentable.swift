@@ -1,6 +1,5 @@
 public import DecantCore
 public import DecantJSON
-import DecantString
 public import Foundation
 
 /// An output type with a canonical JSON form, so that conformance fixtures can state expected values.
