@@ -88,3 +88,39 @@ import Testing
         #expect(AcceptHeader(parsing: header.description) == header)
     }
 }
+
+@Suite struct MediaRangeCoverageTests {
+    @Test(arguments: [
+        ("*/*", "application/json", true),
+        ("*/*", "*/*", true),
+        ("text/*", "text/plain", true),
+        ("text/*", "text/*+xml", true),
+        ("text/*", "*/*", false),
+        ("text/*", "application/json", false),
+        ("*/*+json", "application/*+json", true),
+        ("*/*+json", "application/problem+json", true),
+        ("application/*+json", "*/*+json", false),
+        ("application/*+json", "application/json", false),
+        ("application/json", "application/json;charset=utf-8", true),
+        ("application/json;charset=utf-8", "application/json", false),
+        ("image/png", "image/*", false),
+    ])
+    func covers(wide: String, narrow: String, expected: Bool) throws {
+        #expect(try MediaRange(parsing: wide).covers(MediaRange(parsing: narrow)) == expected)
+    }
+
+    @Test func coverageAgreesWithMatchingOnSampleTypes() throws {
+        let ranges = try ["*/*", "text/*", "*/*+xml", "application/*+json", "application/json", "image/*"].map {
+            try MediaRange(parsing: $0)
+        }
+        let types = try ["text/plain", "application/json", "application/problem+json", "image/svg+xml", "text/x+xml"]
+            .map { try MediaType(parsing: $0) }
+        for wide in ranges {
+            for narrow in ranges where wide.covers(narrow) {
+                for type in types where narrow.matches(type) {
+                    #expect(wide.matches(type), "\(wide) covers \(narrow), which matches \(type)")
+                }
+            }
+        }
+    }
+}

@@ -294,3 +294,16 @@ import Testing
         #expect(wrapped.response?.body == Data("abc".utf8))
     }
 }
+
+@Suite struct CompoundOrderingTests {
+    @Test func asListedKeepsTheGivenOrderAmongMatches() {
+        var compound = CompoundSerializer([
+            TaggingSerializer("anyText", "text/*").eraseToAnySerializer(),
+            TaggingSerializer("plain", "text/plain").eraseToAnySerializer(),
+        ])
+        let response = Response.make(type: "text/plain", body: "x")
+        #expect(compound.plan(for: response).map(\.serializer.serializerID) == ["plain", "anyText"])
+        compound.ordering = .asListed
+        #expect(compound.plan(for: response).map(\.serializer.serializerID) == ["anyText", "plain"])
+    }
+}

@@ -89,6 +89,38 @@ public struct MediaRange: Sendable, Hashable {
         return true
     }
 
+    /// Whether every media type `other` matches is also matched by this range (this range is at least as wide).
+    ///
+    /// `*/*` covers everything; `text/*` covers `text/plain` and `text/*+xml`; `*/*+json` covers
+    /// `application/*+json` and `application/problem+json`; parameter constraints must be a subset of `other`'s.
+    public func covers(_ other: MediaRange) -> Bool {
+        for constraint in parameters {
+            guard let value = other.parameters[constraint.name] else { return false }
+            let equal =
+                constraint.name == "charset"
+                ? HTTPBytes.equalsIgnoringASCIICase(value, constraint.value) : value == constraint.value
+            if !equal { return false }
+        }
+        switch (pattern, other.pattern) {
+        case (.any, _):
+            return true
+        case (.type(let type), .type(let otherType)):
+            return type == otherType
+        case (.type(let type), .suffix(let otherType?, _)):
+            return type == otherType
+        case (.type(let type), .exact(let otherType, _)):
+            return type == otherType
+        case (.suffix(let type, let suffix), .suffix(let otherType, let otherSuffix)):
+            return suffix == otherSuffix && (type == nil || type == otherType)
+        case (.suffix(let type, let suffix), .exact(let otherType, let subtype)):
+            return subtype.hasSuffix("+" + suffix) && (type == nil || type == otherType)
+        case (.exact(let type, let subtype), .exact(let otherType, let otherSubtype)):
+            return type == otherType && subtype == otherSubtype
+        default:
+            return false
+        }
+    }
+
     /// How specific this range is; higher wins. See ``Specificity``.
     public var specificity: Specificity {
         let rank: Specificity.Rank

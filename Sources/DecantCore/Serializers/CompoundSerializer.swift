@@ -3,7 +3,7 @@
 ///
 /// The order is:
 /// 1. serializers whose ranges match the response's media type, most specific match first (ties keep the order
-///    given);
+///    given), or exactly in the given order with ``Ordering/asListed``;
 /// 2. when ``sniffing`` finds a different type in the body, serializers matching that sniffed type;
 /// 3. when ``triesNonMatchingSerializers`` is set, every other serializer, in the order given.
 ///
@@ -21,17 +21,29 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
     public var triesNonMatchingSerializers: Bool
     /// The id reported for the compound itself.
     public var serializerID: SerializerID
+    /// How matching serializers are ordered.
+    public var ordering: Ordering
+
+    /// How a compound orders the serializers whose ranges match.
+    public enum Ordering: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Most specific matching range first; equal specificity keeps the given order (the default).
+        case mostSpecificFirst
+        /// Exactly the given order, as AFNetworking's compound serializer did.
+        case asListed
+    }
 
     /// Creates a compound of `serializers`.
     public init(
         _ serializers: [AnyResponseSerializer<Output>],
         sniffing: SniffingPolicy = .sniffWhenGeneric,
         triesNonMatchingSerializers: Bool = false,
+        ordering: Ordering = .mostSpecificFirst,
         id: SerializerID = "compound"
     ) {
         self.serializers = serializers
         self.sniffing = sniffing
         self.triesNonMatchingSerializers = triesNonMatchingSerializers
+        self.ordering = ordering
         self.serializerID = id
     }
 
@@ -56,9 +68,13 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
                 return (index, range.specificity)
             }
             // Stable: equal specificity keeps the given order.
-            for (index, _) in ranked.enumerated().sorted(by: {
-                $0.element.1 != $1.element.1 ? $0.element.1 > $1.element.1 : $0.offset < $1.offset
-            }).map(\.element) {
+            let ordered =
+                ordering == .asListed
+                ? ranked
+                : ranked.enumerated().sorted(by: {
+                    $0.element.1 != $1.element.1 ? $0.element.1 > $1.element.1 : $0.offset < $1.offset
+                }).map(\.element)
+            for (index, _) in ordered {
                 used.insert(index)
                 plan.append((serializers[index], mediaType))
             }
