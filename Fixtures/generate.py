@@ -305,8 +305,84 @@ def string_cases():
     return cases
 
 
+# ---------------------------------------------------------------- Configured chains
+
+API_CONFIG = {
+    "version": 1,
+    "aliases": [{"mediaType": "text/html", "treatAs": "application/json", "host": "legacy.example.com"}],
+    "chains": [
+        {
+            "name": "api",
+            "serializers": [{"id": "json", "options": {"maxDepth": 64}}, "string"],
+            "acceptableStatusCodes": ["200-299"],
+            "emptyBody": {"outcome": "emptyValue", "treatsWhitespaceAsEmpty": True},
+            "defaultCharset": "windows-1252",
+            "sniffing": "sniffWhenGeneric",
+            "limits": {"maxBodyBytes": 1048576},
+            "preprocessors": ["xssiPrefix"],
+            "errorBody": "sameSerializers",
+        },
+        {
+            "name": "strict",
+            "serializers": ["json"],
+            "emptyBody": "error",
+            "errorBody": "none",
+            "limits": {"maxBodyBytes": 64},
+        },
+    ],
+}
+
+
+def configured_cases():
+    cases = []
+
+    def case(name, raw, description, chain, expect, **extra):
+        cases.append((name, raw, {"description": description, "config": "chains/api.json", "chain": chain,
+                                  **extra, "expect": expect}))
+
+    payload = {"user": {"id": 1, "roles": ["admin"]}}
+    case("xssi-prefix", http(200, "OK", [("Content-Type", "application/json")],
+                             b")]}',\n" + json.dumps(payload).encode()),
+         "The api chain strips an XSSI prefix before parsing.", "api", value("json", payload))
+    case("alias-for-legacy-host", http(200, "OK", [("Content-Type", "text/html; charset=utf-8")], b'{"legacy": true}'),
+         "text/html from legacy.example.com is treated as JSON.", "api", value("json", {"legacy": True}),
+         request={"url": "https://legacy.example.com/v1/items"})
+    case("no-alias-for-other-hosts", http(200, "OK", [("Content-Type", "text/html; charset=utf-8")],
+                                          b'{"legacy": true}'),
+         "The alias is scoped to its host: elsewhere text/html is text.", "api",
+         value("string", {"text": '{"legacy": true}', "encoding": "UTF-8"}),
+         request={"url": "https://www.example.com/v1/items"})
+    case("default-charset", http(200, "OK", [("Content-Type", "text/plain")], b"\x93smart quotes\x94"),
+         "The chain's defaultCharset applies to text without a charset.", "api",
+         value("string", {"text": b"\x93smart quotes\x94".decode("cp1252"), "encoding": "windows-1252"}))
+    case("sniffed-octet-stream", http(200, "OK", [("Content-Type", "application/octet-stream")], b'[1, 2]'),
+         "The api chain sniffs generic types.", "api", value("json", [1, 2]))
+    problem = {"title": "Invalid input", "status": 422, "errors": [{"field": "email"}]}
+    case("422-problem", http(422, "Unprocessable Entity", [("Content-Type", "application/problem+json")],
+                             json.dumps(problem).encode()),
+         "An error document is decoded into the status error.", "api",
+         error("unacceptableStatusCode", status=422, errorValue=problem))
+    case("depth-option", http(200, "OK", [("Content-Type", "application/json")], b"[" * 65 + b"]" * 65),
+         "The api chain's json maxDepth of 64 applies.", "api", error("limitExceeded"))
+    case("strict-empty", http(200, "OK", [("Content-Type", "application/json")], b""),
+         "The strict chain makes an empty 200 an error.", "strict", error("emptyBody"))
+    case("strict-size-limit", http(200, "OK", [("Content-Type", "application/json")],
+                                   json.dumps({"padding": "x" * 100}).encode()),
+         "The strict chain's 64-byte limit comes before parsing.", "strict", error("bodyTooLarge"))
+    case("strict-error-body-raw", http(500, "Internal Server Error", [("Content-Type", "application/json")],
+                                       b'{"message": "boom"}'),
+         "With errorBody none, the error body is not decoded.", "strict",
+         error("unacceptableStatusCode", status=500, attempts=[]))
+    return cases
+
+
 def main():
-    for area, cases in [("json", json_cases()), ("string", string_cases())]:
+    folder = os.path.join(ROOT, "chains")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "api.json"), "w", encoding="utf-8") as f:
+        json.dump(API_CONFIG, f, indent=2)
+        f.write("\n")
+    for area, cases in [("json", json_cases()), ("string", string_cases()), ("configured", configured_cases())]:
         folder = os.path.join(ROOT, area)
         if os.path.isdir(folder):
             shutil.rmtree(folder)

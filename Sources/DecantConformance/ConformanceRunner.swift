@@ -81,6 +81,9 @@ public struct ConformanceRunner: Sendable {
         var emptyBodyPolicy = EmptyBodyPolicy.default
         emptyBodyPolicy.outcome = try Self.emptyOutcome(expectation["emptyBody"])
 
+        if let configPath = expectation["config"]?.stringValue {
+            return try configuredOutcome(fixture, configPath: configPath, response: response)
+        }
         let ids: [SerializerID]
         if let single = expectation["serializer"]?.stringValue {
             ids = [try Self.serializerID(single)]
@@ -109,11 +112,32 @@ public struct ConformanceRunner: Sendable {
         let statusValidation = StatusCodeValidation(
             acceptable: statusCodes, errorBodyDecoding: .serializer(compound.eraseOutput()))
         var chain = ResponseChain(
-            ReportingCompound(compound: compound), statusValidation: statusValidation, emptyBodyPolicy: emptyBodyPolicy)
+            ChoiceReportingSerializer(compound), statusValidation: statusValidation, emptyBodyPolicy: emptyBodyPolicy)
         chain.mediaTypeValidation = nil
         do {
             let result = try chain.run(response)
             return .value(serializer: result.serializerID, value: result.value)
+        } catch {
+            return .error(error)
+        }
+    }
+
+    private func configuredOutcome(_ fixture: Fixture, configPath: String, response: Response) throws -> Outcome {
+        guard let root = fixture.root else {
+            throw ConformanceFailure("\"config\" needs the fixture root; load fixtures with FixtureLoader.")
+        }
+        let loaded: LoadedConfiguration
+        do {
+            loaded = try registry.loadConfiguration(contentsOf: root.appendingPathComponent(configPath))
+        } catch {
+            throw ConformanceFailure("The configuration \(configPath) does not load: \(error)")
+        }
+        guard let name = fixture.expectation["chain"]?.stringValue else {
+            throw ConformanceFailure("\"config\" needs \"chain\": the name of the chain to run.")
+        }
+        do {
+            let chosen = try loaded.chain(named: name).serializeReportingChoice(response)
+            return .value(serializer: chosen.serializerID, value: chosen.value)
         } catch {
             return .error(error)
         }
@@ -281,22 +305,5 @@ public struct ConformanceRunner: Sendable {
 
     static func cap(_ text: String) -> String {
         text.count > 300 ? String(text.prefix(300)) + "…" : text
-    }
-}
-
-/// A compound that reports which serializer succeeded, for ``ConformanceRunner``.
-private struct ReportingCompound: ResponseSerializer {
-    let compound: CompoundSerializer<any Sendable>
-    var acceptedMediaRanges: [MediaRange] { compound.acceptedMediaRanges }
-    var serializerID: SerializerID { compound.serializerID }
-
-    func serialize(_ response: Response) throws -> (serializerID: SerializerID, value: any Sendable) {
-        let result = try compound.serializeReportingChoice(response)
-        return (result.serializerID, result.value)
-    }
-
-    func emptyValue(for response: Response) throws -> (serializerID: SerializerID, value: any Sendable) {
-        let result = try compound.emptyValueReportingChoice(response)
-        return (result.serializerID, result.value)
     }
 }

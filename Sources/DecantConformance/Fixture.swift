@@ -10,7 +10,9 @@ public import Foundation
 /// {
 ///   "description": "problem+json resolves to the JSON serializer",
 ///   "serializer": "json",                      // one serializer id; or
-///   "serializers": ["json", "string"],          // a compound tried in order; or neither: the registry resolves
+///   "serializers": ["json", "string"],          // a compound tried in order; or
+///   "config": "chains/api.json", "chain": "api", // a chain from a configuration file (relative to Fixtures/);
+///                                               // or none of these: the registry resolves
 ///   "options": {"maxDepth": 4},                 // configuration options (per id: {"json": {...}} with "serializers")
 ///   "request": {"method": "HEAD", "url": "https://example.com/a@2x.png"},
 ///   "sniffing": "sniffWhenGeneric",             // trustHeader (default), sniffWhenMissing, sniffWhenGeneric
@@ -35,14 +37,17 @@ public struct Fixture: Sendable, CustomStringConvertible {
     public let expectation: JSONValue
     /// Where the `.http` file is.
     public let url: URL
+    /// The fixture root folder (`Fixtures/`), against which `"config"` paths resolve.
+    public let root: URL?
 
     /// Creates a fixture from its parts.
-    public init(area: String, name: String, raw: Data, expectation: JSONValue, url: URL) {
+    public init(area: String, name: String, raw: Data, expectation: JSONValue, url: URL, root: URL? = nil) {
         self.area = area
         self.name = name
         self.raw = raw
         self.expectation = expectation
         self.url = url
+        self.root = root
     }
 
     /// `area/name`.
@@ -106,7 +111,7 @@ public enum FixtureLoader {
             let area = components.dropFirst(rootComponents.count).joined(separator: "/")
             return Fixture(
                 area: area, name: url.deletingPathExtension().lastPathComponent, raw: raw, expectation: expectation,
-                url: url)
+                url: url, root: directory)
         }
     }
 }

@@ -9,6 +9,7 @@ import Decant
 /// The subcommands, in the order `decant --help` lists them.
 let commands: [any Command.Type] = [
     DecodeCommand.self, MediaTypeCommand.self, SniffCommand.self, ConformanceCommand.self, RegistryCommand.self,
+    ConfigCommand.self,
 ]
 
 let toolUsage = """

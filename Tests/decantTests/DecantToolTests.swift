@@ -165,11 +165,48 @@ import Testing
         #expect(bad.status == 2)
     }
 
+    @Test func configCheckPrintsChainsAndResolution() throws {
+        let config = Self.packageRoot.appendingPathComponent("Fixtures/chains/api.json").path
+        let result = try Self.run(["config", "check", config])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("valid (version 1, 2 chains)"))
+        #expect(result.stdout.contains("chain api"))
+        #expect(result.stdout.contains("    application/json -> json"))
+        let json = try Self.run(["config", "check", "--json", config])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["valid"] as? Bool == true)
+    }
+
+    @Test func configCheckPrintsEveryProblemAndExitsOne() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("decant-bad-\(UUID()).json")
+        try Data(#"{"version": 1, "chains": [{"name": "a", "serializers": ["jsn"], "sniffing": "x"}]}"#.utf8)
+            .write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try Self.run(["config", "check", file.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("has 2 problems and was not loaded"))
+        #expect(
+            result.stderr.contains(
+                "chains[0].serializers[0].id: No serializer with the id 'jsn' is installed. Did you mean 'json'?"))
+        #expect(result.stderr.contains("chains[0].sniffing"))
+    }
+
+    @Test func decodeThroughAConfiguredChain() throws {
+        let config = Self.packageRoot.appendingPathComponent("Fixtures/chains/api.json").path
+        let result = try Self.run(
+            ["decode", "--config", config, "--chain", "api", "--content-type", "application/json", "-"],
+            stdin: Data(")]}',\n[1]".utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("serializer: json"))
+        let missing = try Self.run(["decode", "--chain", "api", "-"])
+        #expect(missing.status == 2)
+    }
+
     @Test func helpAndVersion() throws {
         let version = try Self.run(["--version"])
         #expect(version.stdout.hasPrefix("decant "))
         #expect(version.status == 0)
-        for command in ["decode", "media-type", "sniff", "conformance", "registry"] {
+        for command in ["decode", "media-type", "sniff", "conformance", "registry", "config"] {
             let help = try Self.run([command, "--help"])
             #expect(help.status == 0)
             #expect(help.stdout.contains("Usage: decant \(command)"))

@@ -267,14 +267,15 @@ public struct SerializerRegistry: Sendable {
         }
         // Error bodies are decoded by the compound itself, so `errorValue` is the format's value.
         var chain = ResponseChain(
-            ChosenSerializer(compound: compound),
+            ChoiceReportingSerializer(compound),
             statusValidation: StatusCodeValidation(
                 acceptable: statusCodes, errorBodyDecoding: .serializer(compound.eraseOutput())),
             emptyBodyPolicy: emptyBodyPolicy)
         chain.mediaTypeValidation = nil  // the compound matches media types itself and reports what it tried
         let result = try chain.run(response)
         return SerializedValue(
-            value: result.value, serializerID: result.id, mediaType: resolution.mediaType, resolution: resolution)
+            value: result.value, serializerID: result.serializerID, mediaType: resolution.mediaType,
+            resolution: resolution)
     }
 
     /// Turns `response` into a value of type `T` (see ``serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``).
@@ -329,23 +330,5 @@ public struct SerializedValue: Sendable {
         self.serializerID = serializerID
         self.mediaType = mediaType
         self.resolution = resolution
-    }
-}
-
-/// Runs a compound and reports which serializer succeeded.
-private struct ChosenSerializer: ResponseSerializer {
-    let compound: CompoundSerializer<any Sendable>
-
-    var acceptedMediaRanges: [MediaRange] { compound.acceptedMediaRanges }
-    var serializerID: SerializerID { compound.serializerID }
-
-    func serialize(_ response: Response) throws -> (value: any Sendable, id: SerializerID) {
-        let result = try compound.serializeReportingChoice(response)
-        return (result.value, result.serializerID)
-    }
-
-    func emptyValue(for response: Response) throws -> (value: any Sendable, id: SerializerID) {
-        let result = try compound.emptyValueReportingChoice(response)
-        return (result.value, result.serializerID)
     }
 }

@@ -25,12 +25,7 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
     public var ordering: Ordering
 
     /// How a compound orders the serializers whose ranges match.
-    public enum Ordering: String, Sendable, Hashable, Codable, CaseIterable {
-        /// Most specific matching range first; equal specificity keeps the given order (the default).
-        case mostSpecificFirst
-        /// Exactly the given order, as AFNetworking's compound serializer did.
-        case asListed
-    }
+    public typealias Ordering = SerializerOrdering
 
     /// Creates a compound of `serializers`.
     public init(
@@ -174,4 +169,12 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
                 + "serializers.",
             mediaType: effective, serializerID: serializerID, response: response)
     }
+}
+
+/// How a ``CompoundSerializer`` orders the serializers whose ranges match a response.
+public enum SerializerOrdering: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Most specific matching range first; equal specificity keeps the given order (the default).
+    case mostSpecificFirst
+    /// Exactly the given order, as AFNetworking's compound serializer did.
+    case asListed
 }

@@ -19,6 +19,8 @@ enum DecodeCommand: Command {
           --method M        The request method (HEAD responses have no body).
           --url U           The request URL.
           --serializer ID   Use this serializer (behind the usual validation) instead of resolving one.
+          --config FILE     Use a chain from this configuration file (see `decant config check`)...
+          --chain NAME      ...the chain called NAME (optional when the file has one chain).
           --sniff           Sniff the body when Content-Type is missing or generic (application/octet-stream, ...).
           --explain         Print the resolution trace (candidates, scores, skipped, chosen) first; with --json it
                             goes to stderr.
@@ -34,9 +36,12 @@ enum DecodeCommand: Command {
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try CommandLineArguments(
             arguments, flags: ["--sniff", "--explain", "--json"],
-            options: ["--content-type", "--method", "--url", "--serializer"])
+            options: ["--content-type", "--method", "--url", "--serializer", "--config", "--chain"])
         guard parsed.positionals.count <= 1 else {
             throw CommandLineArguments.UsageError(description: "decode takes at most one FILE (or - for stdin)")
+        }
+        if parsed.value("--chain") != nil && parsed.value("--config") == nil {
+            throw CommandLineArguments.UsageError(description: "--chain needs --config FILE")
         }
         let input = try Output.read(parsed.positionals.first ?? "-")
         let url = parsed.value("--url").flatMap(URL.init(string:))
@@ -70,7 +75,25 @@ enum DecodeCommand: Command {
         }
         do {
             let result: SerializedValue
-            if let id = parsed.value("--serializer") {
+            if let path = parsed.value("--config") {
+                let loaded: LoadedConfiguration
+                do {
+                    loaded = try registry.loadConfiguration(contentsOf: URL(fileURLWithPath: path))
+                } catch {
+                    Output.error(error.description)
+                    return 1
+                }
+                let names = loaded.configuration.chains.map(\.name)
+                guard let name = parsed.value("--chain") ?? (names.count == 1 ? names[0] : nil) else {
+                    throw CommandLineArguments.UsageError(
+                        description:
+                            "\(path) has several chains; pick one with --chain (\(names.joined(separator: ", ")))")
+                }
+                let chosen = try loaded.chain(named: name).serializeReportingChoice(response)
+                result = SerializedValue(
+                    value: chosen.value, serializerID: chosen.serializerID, mediaType: resolution.mediaType,
+                    resolution: resolution)
+            } else if let id = parsed.value("--serializer") {
                 guard let serializerID = SerializerID(rawValue: id) else {
                     throw CommandLineArguments.UsageError(description: "'\(id)' is not a serializer id")
                 }

@@ -1,0 +1,230 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+/// A ``ChainConfiguration`` checked against a registry: every chain's serializers exist and accept their options.
+///
+/// Only ``SerializerRegistry/load(_:file:)`` makes one, so holding one means nothing is half-loaded.
+public struct LoadedConfiguration: Sendable {
+    /// The document.
+    public let configuration: ChainConfiguration
+    /// The chains by name, built.
+    public let chains: [String: ConfiguredChain]
+
+    /// The chain called `name`.
+    ///
+    /// - Throws: ``SerializationError/Code/unknownSerializer``-like error naming the nearest chain name.
+    public func chain(named name: String) throws(SerializationError) -> ConfiguredChain {
+        if let chain = chains[name] { return chain }
+        let names = configuration.chains.map(\.name)
+        var message = "The configuration has no chain named '\(name)'."
+        if let nearest = EditDistance.nearest(to: name, in: names) { message += " Did you mean '\(nearest)'?" }
+        message += " Its chains: " + names.joined(separator: ", ") + "."
+        throw SerializationError(code: .unknownChain, message: message)
+    }
+}
+
+extension SerializationError.Code {
+    /// A configuration has no chain with the requested name.
+    public static let unknownChain = SerializationError.Code("unknownChain")
+}
+
+/// A chain built from a configuration: aliases, then a ``ResponseChain`` around a ``CompoundSerializer`` of the
+/// configured serializers. It behaves exactly like the same chain built in code.
+public struct ConfiguredChain: ResponseSerializer {
+    /// The chain's name.
+    public let name: String
+    /// The chain's settings.
+    public let settings: ChainConfiguration.Chain
+    /// The aliases that apply (global ones first).
+    public let aliasing: MediaTypeAliasing
+    /// The validation stages and the compound.
+    public let chain: ResponseChain<ChoiceReportingSerializer<any Sendable>>
+
+    /// The compound's ranges.
+    public var acceptedMediaRanges: [MediaRange] { chain.acceptedMediaRanges }
+    /// The compound's id.
+    public var serializerID: SerializerID { chain.serializerID }
+
+    /// Applies the aliases and runs the chain; the value's type is the succeeding serializer's output type.
+    public func serialize(_ response: Response) throws -> any Sendable {
+        try serializeReportingChoice(response).value
+    }
+
+    /// The empty value of the first serializer that has one.
+    public func emptyValue(for response: Response) throws -> any Sendable {
+        try chain.emptyValue(for: response).value
+    }
+
+    /// Applies the aliases and runs the chain, reporting which serializer produced the value.
+    public func serializeReportingChoice(_ response: Response) throws(SerializationError) -> Chosen<any Sendable> {
+        let aliased: Response
+        do {
+            aliased = try aliasing.process(response)
+        } catch {
+            throw SerializationError(wrapping: error, response: response)
+        }
+        return try chain.run(aliased)
+    }
+}
+
+extension SerializerRegistry {
+    /// Checks `configuration` against this registry and builds its chains.
+    ///
+    /// Every problem is reported at once, with its key path: unknown serializer ids (with the nearest installed
+    /// id), unknown or ill-typed options, and serializers that can never run first because an earlier one in the
+    /// same chain accepts everything they accept (shadowing).
+    ///
+    /// - Throws: ``ConfigurationError``; nothing is loaded when there is any problem.
+    public func load(
+        _ configuration: ChainConfiguration, file: String? = nil
+    ) throws(ConfigurationError)
+        -> LoadedConfiguration
+    {
+        let (chains, problems) = build(configuration)
+        guard problems.isEmpty else { throw ConfigurationError(file: file, problems: problems) }
+        return LoadedConfiguration(configuration: configuration, chains: chains)
+    }
+
+    /// Reads a document (JSON or property list) and loads it against this registry, reporting the document's
+    /// problems and the registry's together.
+    ///
+    /// - Throws: ``ConfigurationError`` listing every problem; nothing is loaded when there is any.
+    public func loadConfiguration(data: Data, file: String? = nil) throws(ConfigurationError) -> LoadedConfiguration {
+        let (configuration, readProblems) = ChainConfiguration.read(data)
+        guard let configuration else { throw ConfigurationError(file: file, problems: readProblems) }
+        let (chains, buildProblems) = build(configuration)
+        let problems = readProblems + buildProblems
+        guard problems.isEmpty else { throw ConfigurationError(file: file, problems: problems) }
+        return LoadedConfiguration(configuration: configuration, chains: chains)
+    }
+
+    private func build(
+        _ configuration: ChainConfiguration
+    ) -> (chains: [String: ConfiguredChain], problems: [ConfigurationError.Problem]) {
+        var problems: [ConfigurationError.Problem] = []
+        var chains: [String: ConfiguredChain] = [:]
+        for (chainIndex, settings) in configuration.chains.enumerated() {
+            let path = "chains[\(chainIndex)]"
+            let serializers = build(settings.serializers, at: path + ".serializers", problems: &problems)
+            problems += shadowingProblems(settings, serializers: serializers, at: path + ".serializers")
+            var errorDecoding = StatusCodeValidation.ErrorBodyDecoding.sameSerializer
+            switch settings.errorBody {
+            case .none:
+                errorDecoding = .none
+            case .sameSerializers:
+                break
+            case .serializers(let references):
+                let errorSerializers = build(references, at: path + ".errorBody.serializers", problems: &problems)
+                errorDecoding = .serializer(
+                    CompoundSerializer(errorSerializers.compactMap { $0 }, sniffing: settings.sniffing)
+                        .eraseOutput())
+            }
+            let built = serializers.compactMap { $0 }
+            guard built.count == serializers.count else { continue }
+            chains[settings.name] = ConfiguredChain.make(
+                settings, serializers: built, globalAliases: configuration.aliases, errorDecoding: errorDecoding)
+        }
+        return (chains, problems)
+    }
+
+    /// Reads a configuration file (JSON or property list) and loads it against this registry.
+    ///
+    /// - Throws: ``ConfigurationError`` listing every problem, syntax and registry alike.
+    public func loadConfiguration(contentsOf url: URL) throws(ConfigurationError) -> LoadedConfiguration {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ConfigurationError(
+                file: url.path, problems: [.init(keyPath: "", message: "cannot be read: \(error)")])
+        }
+        return try loadConfiguration(data: data, file: url.path)
+    }
+
+    private func build(
+        _ references: [ChainConfiguration.SerializerReference], at path: String,
+        problems: inout [ConfigurationError.Problem]
+    ) -> [AnyResponseSerializer<any Sendable>?] {
+        references.enumerated().map { index, reference in
+            let itemPath = "\(path)[\(index)]"
+            do throws(SerializationError) {
+                return try serializer(id: reference.id, configuration: reference.options)
+            } catch {
+                let keyPath =
+                    error.code == .unknownSerializer
+                    ? itemPath + ".id"
+                    : ([itemPath + ".options"] + error.codingPath).joined(separator: ".")
+                problems.append(.init(keyPath: keyPath, message: error.message))
+                return nil
+            }
+        }
+    }
+
+    private func shadowingProblems(
+        _ settings: ChainConfiguration.Chain, serializers: [AnyResponseSerializer<any Sendable>?], at path: String
+    ) -> [ConfigurationError.Problem] {
+        var problems: [ConfigurationError.Problem] = []
+        for (laterIndex, later) in serializers.enumerated() {
+            guard let later else { continue }
+            for (earlierIndex, earlier) in serializers.prefix(laterIndex).enumerated() {
+                guard let earlier else { continue }
+                let shadowed = later.acceptedMediaRanges.allSatisfy { laterRange in
+                    earlier.acceptedMediaRanges.contains { earlierRange in
+                        earlierRange.covers(laterRange)
+                            && (settings.order == .asListed || earlierRange.specificity >= laterRange.specificity)
+                    }
+                }
+                guard shadowed else { continue }
+                let earlierRanges = earlier.acceptedMediaRanges.map(\.description).joined(separator: ", ")
+                problems.append(
+                    .init(
+                        keyPath: "\(path)[\(laterIndex)]",
+                        message:
+                            "'\(later.serializerID)' is shadowed by the earlier catch-all '\(earlier.serializerID)' "
+                            + "at \(path)[\(earlierIndex)] (\(earlierRanges)): it would only run when that one "
+                            + "fails. Move it before '\(earlier.serializerID)', or narrow that serializer's "
+                            + "mediaRanges."))
+                break
+            }
+        }
+        return problems
+    }
+}
+
+extension ConfiguredChain {
+    /// Builds the chain exactly as code would: aliases, then `ResponseChain(ChoiceReportingSerializer(compound))`.
+    static func make(
+        _ settings: ChainConfiguration.Chain, serializers: [AnyResponseSerializer<any Sendable>],
+        globalAliases: [ChainConfiguration.MediaTypeAlias], errorDecoding: StatusCodeValidation.ErrorBodyDecoding
+    ) -> ConfiguredChain {
+        let compound = CompoundSerializer(
+            serializers, sniffing: settings.sniffing, triesNonMatchingSerializers: settings.triesNonMatching,
+            ordering: settings.order, id: SerializerID(rawValue: "chain") ?? "compound")
+        var preprocessors: [any ResponseStage] = [BodySizeLimit(maxBytes: settings.maxBodyBytes)]
+        for preprocessor in settings.preprocessors {
+            switch preprocessor {
+            case .xssiPrefix: preprocessors.append(XSSIPrefixRemoval())
+            case .byteOrderMark: preprocessors.append(ByteOrderMarkRemoval())
+            }
+        }
+        if let label = settings.defaultCharset { preprocessors.append(DefaultCharset(label: label)) }
+        let decoding: StatusCodeValidation.ErrorBodyDecoding
+        if case .sameSerializer = errorDecoding {
+            decoding = .serializer(compound.eraseOutput())
+        } else {
+            decoding = errorDecoding
+        }
+        var chain = ResponseChain(
+            ChoiceReportingSerializer(compound), preprocessors: preprocessors,
+            statusValidation: StatusCodeValidation(
+                acceptable: settings.acceptableStatusCodes, errorBodyDecoding: decoding),
+            emptyBodyPolicy: settings.emptyBody)
+        chain.mediaTypeValidation = nil  // the compound matches media types and reports what it tried
+        return ConfiguredChain(
+            name: settings.name, settings: settings, aliasing: MediaTypeAliasing(globalAliases + settings.aliases),
+            chain: chain)
+    }
+}

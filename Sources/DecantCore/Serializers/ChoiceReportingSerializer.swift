@@ -1,0 +1,40 @@
+/// A value together with the id of the serializer that produced it.
+public struct Chosen<Value: Sendable>: Sendable {
+    /// The value.
+    public let value: Value
+    /// The serializer that produced it.
+    public let serializerID: SerializerID
+
+    /// Creates the record.
+    public init(value: Value, serializerID: SerializerID) {
+        self.value = value
+        self.serializerID = serializerID
+    }
+}
+
+/// Runs a ``CompoundSerializer`` and reports which of its serializers succeeded, so that a ``ResponseChain`` around a
+/// compound can say which serializer produced the value.
+public struct ChoiceReportingSerializer<Output: Sendable>: ResponseSerializer {
+    /// The compound.
+    public let compound: CompoundSerializer<Output>
+
+    /// Wraps `compound`.
+    public init(_ compound: CompoundSerializer<Output>) { self.compound = compound }
+
+    /// The compound's ranges.
+    public var acceptedMediaRanges: [MediaRange] { compound.acceptedMediaRanges }
+    /// The compound's id.
+    public var serializerID: SerializerID { compound.serializerID }
+
+    /// The first success of the compound, with its serializer's id.
+    public func serialize(_ response: Response) throws -> Chosen<Output> {
+        let result = try compound.serializeReportingChoice(response)
+        return Chosen(value: result.value, serializerID: result.serializerID)
+    }
+
+    /// The first empty value of the compound's serializers, with its serializer's id.
+    public func emptyValue(for response: Response) throws -> Chosen<Output> {
+        let result = try compound.emptyValueReportingChoice(response)
+        return Chosen(value: result.value, serializerID: result.serializerID)
+    }
+}
