@@ -3,7 +3,7 @@
 ///
 /// The order is:
 /// 1. serializers whose ranges match the response's media type, most specific match first (ties keep the order
-///    given), or exactly in the given order with ``Ordering/asListed``;
+///    given), or exactly in the given order with ``SerializerOrdering/asListed``;
 /// 2. when ``sniffing`` finds a different type in the body, serializers matching that sniffed type;
 /// 3. when ``triesNonMatchingSerializers`` is set, every other serializer, in the order given.
 ///
