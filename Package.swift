@@ -30,13 +30,16 @@ let modules: [Module] = [
     // Built-in formats: one module each, depending on DecantCore only.
     Module(name: "DecantJSON", dependencies: ["DecantCore"]),
     Module(name: "DecantString", dependencies: ["DecantCore"]),
+    Module(name: "DecantPropertyList", dependencies: ["DecantCore"]),
     // The one place that needs full Foundation / FoundationNetworking: the `HTTPURLResponse` bridge.
     Module(name: "DecantFoundation", dependencies: ["DecantCore"]),
     // The umbrella: re-exports every built-in module and provides `SerializerRegistry.standard`.
-    Module(name: "Decant", dependencies: ["DecantCore", "DecantFoundation", "DecantJSON", "DecantString"]),
+    Module(
+        name: "Decant",
+        dependencies: ["DecantCore", "DecantFoundation", "DecantJSON", "DecantString", "DecantPropertyList"]),
     // The fixture-driven conformance kit, a public product so third parties run the same suite on their plugins.
     Module(
-        name: "DecantConformance", dependencies: ["DecantCore", "DecantJSON"],
+        name: "DecantConformance", dependencies: ["DecantCore", "DecantJSON", "DecantPropertyList"],
         testDependencies: ["Decant"]),
     // The command-line tool. Its output formats are a contract: keep them stable.
     Module(name: "decant", kind: .executable, dependencies: ["Decant", "DecantConformance"]),

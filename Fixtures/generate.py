@@ -305,6 +305,105 @@ def string_cases():
     return cases
 
 
+# ---------------------------------------------------------------- Property lists
+
+def plist_canonical(value):
+    """The typed JSON form of ../shared/corpora/plist/cpython/valid/*.expected.json, from plistlib's value."""
+    import base64
+    import datetime
+    import plistlib
+    if isinstance(value, dict):
+        return {"dict": {k: plist_canonical(v) for k, v in value.items()}}
+    if isinstance(value, list):
+        return {"array": [plist_canonical(v) for v in value]}
+    if isinstance(value, bool):
+        return {"bool": value}
+    if isinstance(value, int):
+        return {"integer": str(value)}
+    if isinstance(value, float):
+        return {"real": repr(value)}
+    if isinstance(value, str):
+        return {"string": value}
+    if isinstance(value, bytes):
+        return {"data_base64": base64.b64encode(value).decode()}
+    if isinstance(value, datetime.datetime):
+        return {"date": value.strftime("%Y-%m-%dT%H:%M:%SZ")}
+    if isinstance(value, plistlib.UID):
+        return {"uid": value.data}
+    raise TypeError(value)
+
+
+def plist_cases():
+    import datetime
+    import plistlib
+    cases = []
+    sample = {
+        "name": "Ada", "id": 7, "negative": -42, "big": 2 ** 63 + 5, "ratio": 0.5, "pi": 3.141592653589793,
+        "active": True, "archived": False, "tags": ["math", "engines"],
+        "born": datetime.datetime(1815, 12, 10, 12, 0, 0), "blob": b"\x00\x01binary\xff",
+        "nested": {"level": {"deeper": [1, [2, [3]]]}}, "unicode": "Grüße ✓ 日本",
+    }
+
+    def ok(name, description, content_type, body, value, **extra):
+        headers = [("Content-Type", content_type)] if content_type is not None else []
+        exp = {"description": description, **extra, "expect": {"serializer": "propertyList",
+                                                                "value": plist_canonical(value)}}
+        cases.append((name, http(200, "OK", headers, body), exp))
+
+    xml = plistlib.dumps(sample, fmt=plistlib.FMT_XML)
+    binary = plistlib.dumps(sample, fmt=plistlib.FMT_BINARY)
+    ok("xml", "An XML property list (application/x-plist, AFNetworking's type).", "application/x-plist", xml, sample)
+    ok("binary", "A binary property list.", "application/x-plist", binary, sample)
+    ok("x-bplist", "application/x-bplist is accepted.", "application/x-bplist", binary, sample)
+    ok("application-plist", "application/plist is accepted.", "application/plist", xml, sample)
+    ok("uppercase-type", "Media types are case-insensitive.", "Application/X-Plist; Charset=UTF-8", xml, sample)
+    ok("utf16-xml", "An XML plist in UTF-16 with a BOM.", "application/x-plist",
+       xml.decode().replace('encoding="UTF-8"', 'encoding="UTF-16"').encode("utf-16"), sample)
+    for kind, value in [("array-root", [1, "two", 3.0, False]), ("string-root", "just a string"),
+                        ("integer-root", 12345678901234), ("empty-dict", {}), ("empty-array", []),
+                        ("real-values", [0.1, -2.5e-10, 1e300, 2.0]),
+                        ("dates", [datetime.datetime(2001, 1, 1, 0, 0, 0), datetime.datetime(2038, 1, 19, 3, 14, 8)]),
+                        ("data-values", [b"", b"\x00" * 40, bytes(range(256))]),
+                        ("negative-integers", [-1, -(2 ** 63), 2 ** 64 - 1])]:
+        ok(kind + "-xml", f"{kind} as XML.", "application/x-plist", plistlib.dumps(value, fmt=plistlib.FMT_XML), value)
+        ok(kind + "-binary", f"{kind} as binary.", "application/x-plist",
+           plistlib.dumps(value, fmt=plistlib.FMT_BINARY), value)
+    uid_value = {"$objects": ["$null", {"$class": plistlib.UID(2)}], "$top": {"root": plistlib.UID(1)}}
+    ok("keyed-archive-uid", "UIDs of an NSKeyedArchiver plist.", "application/x-plist",
+       plistlib.dumps(uid_value, fmt=plistlib.FMT_BINARY), uid_value)
+    ok("sniff-octet-stream", "A bplist00 body labelled application/octet-stream is sniffed.",
+       "application/octet-stream", binary, sample, sniffing="sniffWhenGeneric")
+    ok("sniff-missing", "An XML plist without Content-Type is sniffed.", None, xml, sample,
+       sniffing="sniffWhenMissing")
+    cases.append(("no-content-204", http(204, "No Content", [], b""),
+                  {"description": "204: property lists have no empty value.", "serializer": "propertyList",
+                   "expect": error("emptyBody")}))
+    problem = {"error": "not_found", "code": 404}
+    cases.append(("404-plist-error", http(404, "Not Found", [("Content-Type", "application/x-plist")],
+                                          plistlib.dumps(problem, fmt=plistlib.FMT_XML)),
+                  {"description": "A 404 keeps its decoded plist error document.",
+                   "expect": error("unacceptableStatusCode", status=404, errorValue=plist_canonical(problem))}))
+    for name, body, description in [
+        ("truncated-binary", binary[: len(binary) // 2], "A truncated binary plist is invalid."),
+        ("bad-xml", b"<?xml version=\"1.0\"?><plist><dict><key>a</key></plist>", "Mismatched XML is invalid."),
+        ("not-a-plist", b"{ \"a\" = (1, 2", "Text that is no plist (an unclosed OpenStep dictionary) is invalid."),
+    ]:
+        cases.append((name, http(200, "OK", [("Content-Type", "application/x-plist")], body),
+                      {"description": description, "serializer": "propertyList", "perturb": False,
+                       "expect": error("invalidBody")}))
+    deep = [[[[[["deep"]]]]]]
+    cases.append(("max-depth-option", http(200, "OK", [("Content-Type", "application/x-plist")],
+                                           plistlib.dumps(deep, fmt=plistlib.FMT_BINARY)),
+                  {"description": "The maxDepth option bounds nesting.", "serializer": "propertyList",
+                   "options": {"maxDepth": 3}, "expect": error("limitExceeded")}))
+    entity = (b'<?xml version="1.0"?><!DOCTYPE plist [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+              b"<plist><string>&b;</string></plist>")
+    cases.append(("entity-declarations", http(200, "OK", [("Content-Type", "application/x-plist")], entity),
+                  {"description": "Entity declarations (billion laughs) are refused, never expanded.",
+                   "serializer": "propertyList", "expect": error("unsupportedFeature")}))
+    return cases
+
+
 # ---------------------------------------------------------------- Configured chains
 
 API_CONFIG = {
@@ -382,7 +481,8 @@ def main():
     with open(os.path.join(folder, "api.json"), "w", encoding="utf-8") as f:
         json.dump(API_CONFIG, f, indent=2)
         f.write("\n")
-    for area, cases in [("json", json_cases()), ("string", string_cases()), ("configured", configured_cases())]:
+    for area, cases in [("json", json_cases()), ("string", string_cases()), ("propertyList", plist_cases()),
+                        ("configured", configured_cases())]:
         folder = os.path.join(ROOT, area)
         if os.path.isdir(folder):
             shutil.rmtree(folder)

@@ -1,16 +1,18 @@
 @_exported public import DecantCore
 @_exported public import DecantFoundation
 @_exported public import DecantJSON
+@_exported public import DecantPropertyList
 @_exported public import DecantString
 
 extension SerializerRegistry {
     /// A registry with every built-in format module installed, in this order: `DecantJSON` (`json`:
-    /// `application/json`, `text/json`, `text/javascript`, `*/*+json`) and `DecantString` (`string`: `text/*`).
+    /// `application/json`, `text/json`, `text/javascript`, `*/*+json`), `DecantPropertyList` (`propertyList`:
+    /// `application/x-plist`, `application/x-bplist`, `application/plist`) and `DecantString` (`string`: `text/*`).
     ///
     /// Format modules are installed here as they land. The raw-bytes `data` serializer is not installed, so that an
     /// unknown media type fails with a clear ``SerializationError/Code/noSerializer`` error; install
     /// ``SerializerModule/data`` for a catch-all.
     public static var standard: SerializerRegistry {
-        SerializerRegistry(modules: [.json, .string])
+        SerializerRegistry(modules: [.json, .propertyList, .string])
     }
 }

@@ -1,5 +1,6 @@
 public import DecantCore
 public import DecantJSON
+public import DecantPropertyList
 public import Foundation
 
 /// An output type with a canonical JSON form, so that conformance fixtures can state expected values.
@@ -30,6 +31,14 @@ extension DecodedText: ConformanceRepresentable {
     /// `{"text": TEXT, "encoding": WHATWG-NAME}`.
     public func conformanceValue() throws -> JSONValue {
         .object([("text", JSONValue(text)), ("encoding", JSONValue(encoding.name))])
+    }
+}
+
+extension PropertyListValue: ConformanceRepresentable {
+    /// The typed JSON of `../shared/corpora/plist/cpython/valid/*.expected.json`: `{"dict": ...}`,
+    /// `{"integer": "42"}`, `{"real": "0.5"}`, `{"date": ...}`, `{"data_base64": ...}`, `{"uid": n}`.
+    public func conformanceValue() throws -> JSONValue {
+        try JSONParser(options: JSONParsingOptions(maxDepth: 100_000)).parse(canonicalJSONText())
     }
 }
 

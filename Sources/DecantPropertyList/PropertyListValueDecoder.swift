@@ -1,0 +1,354 @@
+public import DecantCore
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+/// Decodes `Decodable` values from property lists, with `PropertyListDecoder`'s semantics: dictionaries are keyed
+/// containers, arrays unkeyed ones, `<date>` decodes `Date`, `<data>` decodes `Data`, integers and reals convert to
+/// any numeric type that holds them exactly, and the string `$null` is nil.
+///
+/// Errors are `SerializationError`s with the code `decodingFailed`, the coding path (`codingPath`, also in the
+/// message) and the `DecodingError` as `underlying`; parse errors keep their own codes.
+public struct PropertyListValueDecoder: Sendable {
+    /// The format and limits used when decoding from `Data`.
+    public var parsingOptions: PropertyListParsingOptions
+
+    /// A decoder parsing with `parsingOptions`.
+    public init(parsingOptions: PropertyListParsingOptions = PropertyListParsingOptions()) {
+        self.parsingOptions = parsingOptions
+    }
+
+    /// Parses `data` and decodes a `T` from it.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(SerializationError) -> T {
+        let value = try PropertyListParser(options: parsingOptions).parse(data)
+        return try decode(type, from: value)
+    }
+
+    /// Decodes a `T` from an already parsed value.
+    public func decode<T: Decodable>(_ type: T.Type, from value: PropertyListValue) throws(SerializationError) -> T {
+        do {
+            return try ValueDecoder(value: value, codingPath: []).unbox(type)
+        } catch let error as DecodingError {
+            throw PropertyListValueDecoder.wrap(error, type: T.self)
+        } catch let error as SerializationError {
+            throw error
+        } catch {
+            throw SerializationError(
+                code: .decodingFailed, message: "Decoding \(T.self) failed: \(error).", serializerID: "propertyList",
+                underlying: error)
+        }
+    }
+
+    static func wrap(_ error: DecodingError, type: Any.Type) -> SerializationError {
+        let context: DecodingError.Context
+        switch error {
+        case .typeMismatch(_, let value), .valueNotFound(_, let value), .keyNotFound(_, let value),
+            .dataCorrupted(let value):
+            context = value
+        @unknown default:
+            return SerializationError(
+                code: .decodingFailed, message: "Decoding \(type) failed: \(error).", serializerID: "propertyList",
+                underlying: error)
+        }
+        var path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+        if case .keyNotFound(let key, _) = error { path.append(key.stringValue) }
+        let location = path.isEmpty ? "at the top level" : "at '\(path.joined(separator: "."))'"
+        return SerializationError(
+            code: .decodingFailed,
+            message: "The property list does not decode as \(type) \(location): \(context.debugDescription) Change "
+                + "the type to match the document, or make the property optional.",
+            serializerID: "propertyList",
+            codingPath: path,
+            underlying: error)
+    }
+}
+
+/// Decodes `Decodable` values from property list response bodies (what `SerializerRegistry.decode` uses for
+/// `propertyList`).
+public struct PropertyListResponseDecoder: ResponseDecoder {
+    /// The value decoder, with its parsing options.
+    public var decoder: PropertyListValueDecoder
+    /// The media ranges accepted.
+    public var acceptedMediaRanges: [MediaRange]
+
+    /// A response decoder using `decoder`, accepting `acceptedMediaRanges`.
+    public init(
+        decoder: PropertyListValueDecoder = PropertyListValueDecoder(),
+        acceptedMediaRanges: [MediaRange] = PropertyListResponseSerializer.defaultMediaRanges
+    ) {
+        self.decoder = decoder
+        self.acceptedMediaRanges = acceptedMediaRanges
+    }
+
+    /// `propertyList`.
+    public var decoderID: SerializerID { "propertyList" }
+
+    /// Parses the body (its `charset` parameter naming the encoding of text formats without a declaration) and
+    /// decodes a `T`.
+    public func decode<T: Decodable>(_ type: T.Type, from response: Response) throws -> T {
+        do {
+            let value = try PropertyListParser(options: decoder.parsingOptions)
+                .parse(response.body, mediaType: response.contentType)
+            return try decoder.decode(type, from: value)
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: decoderID)
+        }
+    }
+}
+
+struct IndexKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = nil
+    }
+
+    init(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}
+
+final class ValueDecoder: Decoder, SingleValueDecodingContainer {
+    let value: PropertyListValue
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(value: PropertyListValue, codingPath: [any CodingKey]) {
+        self.value = value
+        self.codingPath = codingPath
+    }
+
+    func unbox<T: Decodable>(_ type: T.Type) throws -> T {
+        if type == Date.self {
+            guard case .date(let date) = value else { throw mismatch(type) }
+            return date as! T
+        }
+        if type == Data.self {
+            guard case .data(let data) = value else { throw mismatch(type) }
+            return data as! T
+        }
+        return try T(from: self)
+    }
+
+    func mismatch(_ type: Any.Type) -> DecodingError {
+        DecodingError.typeMismatch(
+            type,
+            DecodingError.Context(
+                codingPath: codingPath, debugDescription: "Expected \(type) but found \(value.kindDescription)."))
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .dictionary(let dictionary) = value else { throw mismatch(PropertyListDictionary.self) }
+        return KeyedDecodingContainer(KeyedContainer<Key>(dictionary: dictionary, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let array) = value else { throw mismatch([PropertyListValue].self) }
+        return UnkeyedContainer(array: array, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool { value == .string("$null") }
+
+    func decode(_ type: Bool.Type) throws -> Bool {
+        guard case .bool(let bool) = value else { throw mismatch(type) }
+        return bool
+    }
+
+    func decode(_ type: String.Type) throws -> String {
+        guard case .string(let string) = value else { throw mismatch(type) }
+        return string
+    }
+
+    func decode(_ type: Double.Type) throws -> Double {
+        switch value {
+        case .real(let real): return real
+        case .integer(let integer): return integer.doubleValue
+        default: throw mismatch(type)
+        }
+    }
+
+    func decode(_ type: Float.Type) throws -> Float {
+        let double = try decode(Double.self)
+        let float = Float(double)
+        guard !double.isFinite || float.isFinite else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: codingPath, debugDescription: "\(double) does not fit in Float."))
+        }
+        return float
+    }
+
+    func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+        var result: I? = nil
+        switch value {
+        case .integer(let integer):
+            if let small = integer.int64Value {
+                result = I(exactly: small)
+            } else if let unsigned = integer.uint64Value {
+                result = I(exactly: unsigned)
+            }
+        case .real(let real):
+            result = I(exactly: real)
+        default:
+            throw mismatch(type)
+        }
+        guard let result else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "The number \(value) does not fit in \(type)."))
+        }
+        return result
+    }
+
+    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try unbox(type) }
+}
+
+struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let dictionary: PropertyListDictionary
+    let codingPath: [any CodingKey]
+    let positions: [String: Int]
+
+    init(dictionary: PropertyListDictionary, codingPath: [any CodingKey]) {
+        self.dictionary = dictionary
+        self.codingPath = codingPath
+        var positions: [String: Int] = [:]
+        for (index, key) in dictionary.keys.enumerated() { positions[key] = index }
+        self.positions = positions
+    }
+
+    var allKeys: [Key] { dictionary.keys.compactMap { Key(stringValue: $0) } }
+
+    func contains(_ key: Key) -> Bool { positions[key.stringValue] != nil }
+
+    func decoder(forKey key: Key) throws -> ValueDecoder {
+        guard let position = positions[key.stringValue] else {
+            throw DecodingError.keyNotFound(
+                key,
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "The dictionary has no key '\(key.stringValue)'."))
+        }
+        return ValueDecoder(value: dictionary.values[position], codingPath: codingPath + [key])
+    }
+
+    func decodeValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try decoder(forKey: key).unbox(type)
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try decoder(forKey: key).decodeNil() }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decodeValue(type, forKey: key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decodeValue(type, forKey: key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decodeValue(type, forKey: key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decodeValue(type, forKey: key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decodeValue(type, forKey: key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decodeValue(type, forKey: key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decodeValue(type, forKey: key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decodeValue(type, forKey: key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decodeValue(type, forKey: key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decodeValue(type, forKey: key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decodeValue(type, forKey: key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decodeValue(type, forKey: key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decodeValue(type, forKey: key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decodeValue(type, forKey: key) }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try decodeValue(type, forKey: key) }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        try decoder(forKey: key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try decoder(forKey: key).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder { try decoder(forKey: Key(stringValue: "super")!) }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder { try decoder(forKey: key) }
+}
+
+struct UnkeyedContainer: UnkeyedDecodingContainer {
+    let array: [PropertyListValue]
+    let codingPath: [any CodingKey]
+    var currentIndex = 0
+
+    init(array: [PropertyListValue], codingPath: [any CodingKey]) {
+        self.array = array
+        self.codingPath = codingPath
+    }
+
+    var count: Int? { array.count }
+    var isAtEnd: Bool { currentIndex >= array.count }
+
+    mutating func nextDecoder() throws -> ValueDecoder {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(
+                Any.self,
+                DecodingError.Context(
+                    codingPath: codingPath + [IndexKey(intValue: currentIndex)],
+                    debugDescription: "The array has only \(array.count) elements."))
+        }
+        let decoder = ValueDecoder(
+            value: array[currentIndex], codingPath: codingPath + [IndexKey(intValue: currentIndex)])
+        currentIndex += 1
+        return decoder
+    }
+
+    mutating func decodeNextValue<T: Decodable>(_ type: T.Type) throws -> T {
+        try nextDecoder().unbox(type)
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd, array[currentIndex] == .string("$null") else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try decodeNextValue(type) }
+    mutating func decode(_ type: String.Type) throws -> String { try decodeNextValue(type) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try decodeNextValue(type) }
+    mutating func decode(_ type: Float.Type) throws -> Float { try decodeNextValue(type) }
+    mutating func decode(_ type: Int.Type) throws -> Int { try decodeNextValue(type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try decodeNextValue(type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try decodeNextValue(type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try decodeNextValue(type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try decodeNextValue(type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try decodeNextValue(type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try decodeNextValue(type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try decodeNextValue(type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeNextValue(type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeNextValue(type) }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeNextValue(type) }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        try nextDecoder().container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try nextDecoder().unkeyedContainer()
+    }
+
+    mutating func superDecoder() throws -> any Decoder { try nextDecoder() }
+}
