@@ -31,15 +31,18 @@ let modules: [Module] = [
     Module(name: "DecantJSON", dependencies: ["DecantCore"]),
     Module(name: "DecantString", dependencies: ["DecantCore"]),
     Module(name: "DecantPropertyList", dependencies: ["DecantCore"]),
+    Module(name: "DecantImage", dependencies: ["DecantCore"]),
     // The one place that needs full Foundation / FoundationNetworking: the `HTTPURLResponse` bridge.
     Module(name: "DecantFoundation", dependencies: ["DecantCore"]),
     // The umbrella: re-exports every built-in module and provides `SerializerRegistry.standard`.
     Module(
         name: "Decant",
-        dependencies: ["DecantCore", "DecantFoundation", "DecantJSON", "DecantString", "DecantPropertyList"]),
+        dependencies: [
+            "DecantCore", "DecantFoundation", "DecantJSON", "DecantString", "DecantPropertyList", "DecantImage",
+        ]),
     // The fixture-driven conformance kit, a public product so third parties run the same suite on their plugins.
     Module(
-        name: "DecantConformance", dependencies: ["DecantCore", "DecantJSON", "DecantPropertyList"],
+        name: "DecantConformance", dependencies: ["DecantCore", "DecantJSON", "DecantPropertyList", "DecantImage"],
         testDependencies: ["Decant"]),
     // The command-line tool. Its output formats are a contract: keep them stable.
     Module(name: "decant", kind: .executable, dependencies: ["Decant", "DecantConformance"]),

@@ -404,6 +404,104 @@ def plist_cases():
     return cases
 
 
+# ---------------------------------------------------------------- Images
+
+def image_cases():
+    """Images drawn and encoded by Pillow; the expected RGBA comes from Pillow decoding the same bytes."""
+    import hashlib
+    import io
+    import struct
+    import zlib
+    from PIL import Image as PILImage
+
+    cases = []
+
+    def canvas(mode, size=(23, 17)):
+        image = PILImage.new(mode, size)
+        for y in range(size[1]):
+            for x in range(size[0]):
+                if mode == "RGBA":
+                    image.putpixel((x, y), (x * 11 % 256, y * 15 % 256, (x * y) % 256, (x + y) * 7 % 256))
+                elif mode == "RGB":
+                    image.putpixel((x, y), (x * 11 % 256, y * 15 % 256, (x * y) % 256))
+                elif mode == "L":
+                    image.putpixel((x, y), (x * 11 + y * 3) % 256)
+                elif mode == "P":
+                    image.putpixel((x, y), (x + y) % 16)
+        if mode == "P":
+            image.putpalette([v for i in range(16) for v in (i * 16, 255 - i * 16, (i * 37) % 256)])
+        return image
+
+    def encode(image, fmt, **params):
+        buffer = io.BytesIO()
+        image.save(buffer, fmt, **params)
+        return buffer.getvalue()
+
+    def expected(body, fmt, frames=1):
+        decoded = PILImage.open(io.BytesIO(body))
+        decoded.seek(0)
+        rgba = decoded.convert("RGBA").tobytes()
+        return {"format": fmt, "width": decoded.width, "height": decoded.height, "frames": frames,
+                "rgbaSHA256": hashlib.sha256(rgba).hexdigest()}
+
+    def ok(name, description, content_type, body, fmt, frames=1, **extra):
+        headers = [("Content-Type", content_type)] if content_type else []
+        cases.append((name, http(200, "OK", headers, body),
+                      {"description": description, **extra,
+                       "expect": {"serializer": "image", "value": expected(body, fmt, frames)}}))
+
+    ok("png-rgb", "An 8-bit RGB PNG.", "image/png", encode(canvas("RGB"), "PNG"), "png")
+    ok("png-rgba", "An 8-bit RGBA PNG.", "image/png", encode(canvas("RGBA"), "PNG"), "png")
+    ok("png-gray", "A grayscale PNG.", "image/png", encode(canvas("L"), "PNG"), "png")
+    ok("png-palette", "A palette PNG.", "image/png", encode(canvas("P"), "PNG"), "png")
+    ok("png-palette-trns", "A palette PNG with transparency (tRNS).", "image/png",
+       encode(canvas("P"), "PNG", transparency=3), "png")
+    ok("png-interlaced", "An Adam7-interlaced PNG.", "image/png", encode(canvas("RGBA"), "PNG", interlace=1), "png")
+    ok("png-with-parameters", "Parameters on the image type do not matter.", "image/png; name=logo",
+       encode(canvas("RGB"), "PNG"), "png")
+    ok("png-sniffed", "A PNG labelled application/octet-stream is sniffed.", "application/octet-stream",
+       encode(canvas("RGB"), "PNG"), "png", sniffing="sniffWhenGeneric")
+    ok("png-mislabelled-gif", "The bytes decide the format: a PNG labelled image/gif decodes as PNG.", "image/gif",
+       encode(canvas("RGB"), "PNG"), "png")
+    ok("gif", "A GIF.", "image/gif", encode(canvas("P"), "GIF"), "gif")
+    frames = [canvas("P"), canvas("P").transpose(PILImage.FLIP_LEFT_RIGHT), canvas("P").rotate(180)]
+    animated = encode(frames[0], "GIF", save_all=True, append_images=frames[1:], duration=100, loop=0)
+    ok("gif-animated", "An animated GIF: three frames, the first is the chosen one.", "image/gif", animated, "gif",
+       frames=3)
+    ok("bmp-24", "A 24-bit BMP.", "image/bmp", encode(canvas("RGB"), "BMP"), "bmp")
+    ok("bmp-x-ms-bmp", "image/x-ms-bmp is a BMP type.", "image/x-ms-bmp", encode(canvas("P"), "BMP"), "bmp")
+    ico = encode(canvas("RGBA", (32, 32)), "ICO", sizes=[(16, 16), (32, 32)])
+    decoded = PILImage.open(io.BytesIO(ico))
+    decoded.size = (32, 32)
+    cases.append(("ico", http(200, "OK", [("Content-Type", "image/x-icon")], ico),
+                  {"description": "An ICO with 16 and 32 pixel entries: the largest is chosen (entries are not animation frames).",
+                   "expect": {"serializer": "image", "value": {
+                       "format": "ico", "width": 32, "height": 32, "frames": 1,
+                       "rgbaSHA256": hashlib.sha256(decoded.convert("RGBA").tobytes()).hexdigest()}}}))
+    cases.append(("jpeg-not-yet", http(200, "OK", [("Content-Type", "image/jpeg")], encode(canvas("RGB"), "JPEG")),
+                  {"description": "JPEG decoding is not written yet: a clear error, never a wrong image.",
+                   "expect": error("unsupportedFeature")}))
+    png = encode(canvas("RGB"), "PNG")
+    cases.append(("png-truncated", http(200, "OK", [("Content-Type", "image/png")], png[: len(png) // 2]),
+                  {"description": "A PNG cut in half is an error.", "serializer": "image", "perturb": False,
+                   "expect": error("truncatedBody")}))
+    header = b"\x89PNG\r\n\x1a\n"
+    ihdr = struct.pack(">IIBBBBB", 100000, 100000, 8, 6, 0, 0, 0)
+    huge = header + struct.pack(">I", 13) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
+    cases.append(("png-too-many-pixels", http(200, "OK", [("Content-Type", "image/png")], huge),
+                  {"description": "A header claiming 100000x100000 fails before any allocation.",
+                   "serializer": "image", "expect": error("limitExceeded")}))
+    cases.append(("png-max-pixels-option", http(200, "OK", [("Content-Type", "image/png")], png),
+                  {"description": "The maxPixels option is checked against the header.", "serializer": "image",
+                   "options": {"maxPixels": 100}, "expect": error("limitExceeded")}))
+    lazy = expected(png, "png")
+    lazy["rgbaSHA256"] = None
+    cases.append(("png-no-inflate", http(200, "OK", [("Content-Type", "image/png")], png),
+                  {"description": "With inflate off, size and format come without pixels.", "serializer": "image",
+                   "options": {"inflate": False}, "expect": {"serializer": "image", "value": lazy}}))
+    return cases
+
+
 # ---------------------------------------------------------------- Configured chains
 
 API_CONFIG = {
@@ -482,7 +580,7 @@ def main():
         json.dump(API_CONFIG, f, indent=2)
         f.write("\n")
     for area, cases in [("json", json_cases()), ("string", string_cases()), ("propertyList", plist_cases()),
-                        ("configured", configured_cases())]:
+                        ("image", image_cases()), ("configured", configured_cases())]:
         folder = os.path.join(ROOT, area)
         if os.path.isdir(folder):
             shutil.rmtree(folder)

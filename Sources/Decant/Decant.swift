@@ -1,5 +1,6 @@
 @_exported public import DecantCore
 @_exported public import DecantFoundation
+@_exported public import DecantImage
 @_exported public import DecantJSON
 @_exported public import DecantPropertyList
 @_exported public import DecantString
@@ -7,12 +8,13 @@
 extension SerializerRegistry {
     /// A registry with every built-in format module installed, in this order: `DecantJSON` (`json`:
     /// `application/json`, `text/json`, `text/javascript`, `*/*+json`), `DecantPropertyList` (`propertyList`:
-    /// `application/x-plist`, `application/x-bplist`, `application/plist`) and `DecantString` (`string`: `text/*`).
+    /// `application/x-plist`, `application/x-bplist`, `application/plist`), `DecantImage` (`image`: PNG, GIF, BMP,
+    /// ICO; JPEG and TIFF report "not yet supported") and `DecantString` (`string`: `text/*`).
     ///
     /// Format modules are installed here as they land. The raw-bytes `data` serializer is not installed, so that an
     /// unknown media type fails with a clear ``SerializationError/Code/noSerializer`` error; install
     /// ``SerializerModule/data`` for a catch-all.
     public static var standard: SerializerRegistry {
-        SerializerRegistry(modules: [.json, .propertyList, .string])
+        SerializerRegistry(modules: [.json, .propertyList, .image, .string])
     }
 }

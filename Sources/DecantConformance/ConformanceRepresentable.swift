@@ -1,4 +1,5 @@
 public import DecantCore
+public import DecantImage
 public import DecantJSON
 public import DecantPropertyList
 public import Foundation
@@ -39,6 +40,17 @@ extension PropertyListValue: ConformanceRepresentable {
     /// `{"integer": "42"}`, `{"real": "0.5"}`, `{"date": ...}`, `{"data_base64": ...}`, `{"uid": n}`.
     public func conformanceValue() throws -> JSONValue {
         try JSONParser(options: JSONParsingOptions(maxDepth: 100_000)).parse(canonicalJSONText())
+    }
+}
+
+extension Image: ConformanceRepresentable {
+    /// `{"format", "width", "height", "frames", "rgbaSHA256"}`: the SHA-256 of the chosen frame's straight RGBA8
+    /// pixels (top-down rows), or `null` when the pixels were not decoded (`inflate` off).
+    public func conformanceValue() throws -> JSONValue {
+        .object([
+            ("format", JSONValue(format.rawValue)), ("width", JSONValue(width)), ("height", JSONValue(height)),
+            ("frames", JSONValue(frameCount)), ("rgbaSHA256", isDecoded ? JSONValue(SHA256.hex(pixels)) : nil),
+        ])
     }
 }
 

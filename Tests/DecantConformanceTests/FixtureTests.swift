@@ -101,3 +101,20 @@ import Testing
         #expect(xml.contains("<failure message="))
     }
 }
+
+@Suite struct CanonicalFormTests {
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abcd", "88d4266fd4e6338d13b845fcf289579d209c897823b9217da3e161936f031589"),
+        (
+            String(repeating: "a", count: 1000),
+            "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"
+        ),
+    ])
+    func imagesHashWithSHA256(text: String, digest: String) throws {
+        // Digests from Python: hashlib.sha256(text.encode()).hexdigest().
+        let image = Image(
+            width: text.utf8.count / 4, height: text.isEmpty ? 0 : 1, pixels: Array(text.utf8), format: .png)
+        #expect(try image.conformanceValue()["rgbaSHA256"]?.stringValue == digest)
+    }
+}

@@ -1,0 +1,161 @@
+import DecantCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// An ICO/CUR decoder (Windows icon resource format, `ICONDIR`/`ICONDIRENTRY`): PNG entries and BMP (DIB) entries
+/// with their AND transparency mask; the largest entry is decoded, every entry is listed.
+enum ICODecoder {
+    struct DirectoryEntry {
+        var width: Int
+        var height: Int
+        var bitsPerPixel: Int
+        var offset: Int
+        var size: Int
+    }
+
+    static func invalid(_ offset: Int, _ message: String) -> SerializationError {
+        SerializationError(code: .invalidBody, message: "The icon file is invalid: \(message).", offset: offset)
+    }
+
+    static func decode(_ data: Data, options: ImageDecodingOptions) throws(SerializationError) -> Image {
+        let bytes = [UInt8](data)
+        func u16(_ offset: Int) -> Int { Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 }
+        func u32(_ offset: Int) -> Int { u16(offset) | u16(offset + 2) << 16 }
+        guard bytes.count >= 6 else {
+            throw SerializationError(code: .truncatedBody, message: "The icon file ends inside its header.")
+        }
+        let format: Image.Format = u16(2) == 2 ? .cur : .ico
+        let count = u16(4)
+        guard count > 0 else { throw invalid(4, "the directory lists no images") }
+        guard bytes.count >= 6 + count * 16 else {
+            throw SerializationError(
+                code: .truncatedBody, message: "The icon file ends inside its directory.", offset: bytes.count)
+        }
+        var directory: [DirectoryEntry] = []
+        var entries: [Image.Entry] = []
+        for index in 0..<count {
+            let at = 6 + index * 16
+            let width = bytes[at] == 0 ? 256 : Int(bytes[at])
+            let height = bytes[at + 1] == 0 ? 256 : Int(bytes[at + 1])
+            let offset = u32(at + 12)
+            let size = u32(at + 8)
+            let isPNG = offset + 8 <= bytes.count && Array(bytes[offset..<(offset + 8)]) == PNGDecoder.signature
+            let bitsPerPixel = format == .ico ? u16(at + 6) : 0
+            directory.append(
+                DirectoryEntry(width: width, height: height, bitsPerPixel: bitsPerPixel, offset: offset, size: size))
+            entries.append(
+                Image.Entry(width: width, height: height, bitsPerPixel: bitsPerPixel, format: isPNG ? .png : .bmp))
+        }
+        // The largest entry, then the deepest; the first listed on a tie.
+        var chosen = 0
+        for index in 1..<count {
+            let candidate = directory[index]
+            let best = directory[chosen]
+            if (candidate.width * candidate.height, candidate.bitsPerPixel) > (
+                best.width * best.height, best.bitsPerPixel
+            ) {
+                chosen = index
+            }
+        }
+        let entry = directory[chosen]
+        guard entry.offset < bytes.count, entry.size > 0 else {
+            throw invalid(6 + chosen * 16, "the chosen image lies outside the file")
+        }
+        guard options.inflate else {
+            var image = Image(
+                undecoded: entry.width, height: entry.height, format: format, metadata: Image.Metadata(), source: data,
+                options: options)
+            image.entries = entries
+            image.chosenEntry = chosen
+            return image
+        }
+        let end = min(bytes.count, entry.offset + entry.size)
+        let payload = Array(bytes[entry.offset..<end])
+        var image: Image
+        if entries[chosen].format == .png {
+            image = try PNGDecoder.decode(Data(payload), options: options)
+        } else {
+            image = try decodeBitmap(payload, options: options)
+        }
+        image.format = format
+        image.entries = entries
+        image.chosenEntry = chosen
+        return image
+    }
+
+    /// A DIB entry: a BMP without its file header, twice as tall (the XOR image, then the 1-bit AND mask).
+    static func decodeBitmap(_ dib: [UInt8], options: ImageDecodingOptions) throws(SerializationError) -> Image {
+        guard dib.count >= 40 else {
+            throw SerializationError(code: .truncatedBody, message: "The icon's bitmap ends inside its header.")
+        }
+        func u16(_ offset: Int) -> Int { Int(dib[offset]) | Int(dib[offset + 1]) << 8 }
+        func u32(_ offset: Int) -> Int { u16(offset) | u16(offset + 2) << 16 }
+        let infoSize = u32(0)
+        let width = u32(4)
+        let height = Int(Int32(truncatingIfNeeded: u32(8))) / 2
+        let bitsPerPixel = u16(14)
+        let compression = u32(16)
+        let colorsUsed = u32(32)
+        guard infoSize >= 40, infoSize <= dib.count, width > 0, height > 0 else {
+            throw invalid(0, "the icon's bitmap header is malformed")
+        }
+        try options.limits.check(width: width, height: height)
+        var paletteSize = bitsPerPixel <= 8 ? (colorsUsed > 0 ? colorsUsed : 1 << bitsPerPixel) * 4 : 0
+        if compression == 3 && infoSize == 40 { paletteSize += 12 }
+        let dataOffset = 14 + infoSize + paletteSize
+        // Rebuild a BMP file: a file header, then the DIB with the XOR image's height.
+        var file: [UInt8] = [0x42, 0x4D]
+        for value in [14 + dib.count, 0, dataOffset] {
+            file += [
+                UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24 & 0xFF),
+            ]
+        }
+        var header = dib
+        header[8] = UInt8(height & 0xFF)
+        header[9] = UInt8(height >> 8 & 0xFF)
+        header[10] = UInt8(height >> 16 & 0xFF)
+        header[11] = UInt8(height >> 24 & 0xFF)
+        file += header
+        var decodingOptions = options
+        decodingOptions.inflate = true
+        var image = try BMPDecoder.decode(Data(file), options: decodingOptions)
+        let xorStride = (width * bitsPerPixel + 31) / 32 * 4
+        let xorStart = infoSize + paletteSize
+        var hasAlpha = false
+        if bitsPerPixel == 32 {
+            // 32-bit icons carry real alpha in the fourth byte; when every alpha is 0 the AND mask applies instead.
+            for row in 0..<height {
+                for column in 0..<width {
+                    let at = xorStart + row * xorStride + column * 4 + 3
+                    guard at < dib.count else { continue }
+                    let alpha = dib[at]
+                    image.pixels[((height - 1 - row) * width + column) * 4 + 3] = alpha
+                    if alpha != 0 { hasAlpha = true }
+                }
+            }
+        }
+        if !hasAlpha {
+            let maskStart = xorStart + xorStride * height
+            let maskStride = (width + 31) / 32 * 4
+            for row in 0..<height {
+                for column in 0..<width {
+                    let at = maskStart + row * maskStride + column / 8
+                    let transparent = at < dib.count && dib[at] >> UInt8(7 - column % 8) & 1 == 1
+                    let pixel = ((height - 1 - row) * width + column) * 4
+                    if transparent {
+                        // Masked pixels become transparent black, as Windows draws them over any background.
+                        for channel in 0..<4 { image.pixels[pixel + channel] = 0 }
+                    } else {
+                        image.pixels[pixel + 3] = 255
+                    }
+                }
+            }
+        }
+        image.metadata.hasTransparency = true
+        return image
+    }
+}

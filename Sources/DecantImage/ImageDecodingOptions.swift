@@ -1,0 +1,140 @@
+import DecantCore
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+/// Limits on what a decoder may allocate, checked from the file's headers before any pixel memory is allocated.
+public struct ImageLimits: Sendable, Hashable {
+    /// The largest `width * height` accepted: 100 million pixels by default (a Pillow-like decompression-bomb guard).
+    public var maxPixels: Int
+    /// The most animation frames accepted: 1,000 by default.
+    public var maxFrames: Int
+    /// The most bytes of decoded output accepted over all frames (RGBA8, plus RGBA16 samples for 16-bit sources):
+    /// 2 GiB by default.
+    public var maxTotalBytes: Int
+
+    /// Creates limits; the defaults are 100 million pixels, 1,000 frames and 2 GiB.
+    public init(maxPixels: Int = 100_000_000, maxFrames: Int = 1000, maxTotalBytes: Int = 1 << 31) {
+        self.maxPixels = maxPixels
+        self.maxFrames = maxFrames
+        self.maxTotalBytes = maxTotalBytes
+    }
+
+    /// Throws `limitExceeded` when a `width` by `height` image of `frames` frames, `bytesPerPixel` output bytes
+    /// each, would pass a limit.
+    func check(width: Int, height: Int, frames: Int = 1, bytesPerPixel: Int = 4) throws(SerializationError) {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maxPixels else {
+            throw SerializationError(
+                code: .limitExceeded,
+                message: "The image is \(width)×\(height) pixels, more than the limit of \(maxPixels) pixels (a "
+                    + "decompression bomb guard); raise maxPixels if the image is trusted.")
+        }
+        guard frames <= maxFrames else {
+            throw SerializationError(
+                code: .limitExceeded,
+                message: "The image has \(frames) frames, more than the limit of \(maxFrames); raise maxFrames if "
+                    + "the image is trusted.")
+        }
+        let (bytes, overflow2) = pixels.multipliedReportingOverflow(by: bytesPerPixel * max(1, frames))
+        guard !overflow2, bytes <= maxTotalBytes else {
+            throw SerializationError(
+                code: .limitExceeded,
+                message: "Decoding the image would take more than the limit of \(maxTotalBytes) bytes; raise "
+                    + "maxTotalBytes if the image is trusted.")
+        }
+    }
+}
+
+/// How images are decoded: AFNetworking's `imageScale` and `inflate`, alpha representation, and limits.
+public struct ImageDecodingOptions: Sendable, Hashable {
+    /// The scale of images whose URL file name has no `@2x`/`@3x` suffix: 1 by default.
+    public var imageScale: Double
+    /// Whether pixels are decoded at once (the default) or only size, format and frame count are read, pixels being
+    /// decoded on demand by `Image.decoded()`.
+    public var inflate: Bool
+    /// Whether pixels are premultiplied by alpha; straight alpha by default.
+    public var premultipliedAlpha: Bool
+    /// Limits checked before allocating.
+    public var limits: ImageLimits
+
+    /// Creates options; the defaults are scale 1, inflate on, straight alpha, default limits.
+    public init(
+        imageScale: Double = 1, inflate: Bool = true, premultipliedAlpha: Bool = false,
+        limits: ImageLimits = ImageLimits()
+    ) {
+        self.imageScale = imageScale
+        self.inflate = inflate
+        self.premultipliedAlpha = premultipliedAlpha
+        self.limits = limits
+    }
+
+    /// The scale an `@2x` or `@3x` suffix of the URL's file name (before its extension) gives, as in
+    /// `avatar@2x.png`; `nil` when there is none.
+    public static func scale(fromURL url: URL?) -> Double? {
+        guard let url else { return nil }
+        var name = url.lastPathComponent
+        if let dot = name.lastIndex(of: ".") { name = String(name[..<dot]) }
+        if name.hasSuffix("@2x") { return 2 }
+        if name.hasSuffix("@3x") { return 3 }
+        return nil
+    }
+}
+
+/// Dispatches a body to the decoder of the format its signature names.
+enum ImageDecoder {
+    static func decode(_ data: Data, options: ImageDecodingOptions) throws(SerializationError) -> Image {
+        // A PNG whose signature was damaged (by a text-mode transfer, say) still gets the PNG decoder's precise error.
+        let damagedPNG = data.count >= 4 && data.dropFirst().prefix(3).elementsEqual([0x50, 0x4E, 0x47])
+        guard let format = Image.Format.detect(data) ?? (damagedPNG ? .png : nil) else {
+            throw SerializationError(
+                code: .invalidBody,
+                message: "The body is not an image Decant recognises: it starts with none of the PNG, GIF, JPEG, BMP, "
+                    + "ICO, CUR or TIFF signatures.",
+                offset: 0)
+        }
+        var image: Image
+        switch format {
+        case .png:
+            image = try PNGDecoder.decode(data, options: options)
+        case .gif:
+            image = try GIFDecoder.decode(data, options: options)
+        case .bmp:
+            image = try BMPDecoder.decode(data, options: options)
+        case .ico, .cur:
+            image = try ICODecoder.decode(data, options: options)
+        case .jpeg, .tiff:
+            throw SerializationError(
+                code: .unsupportedFeature,
+                message: "The body is a \(format) image, which DecantImage does not yet support decoding (PNG, GIF, "
+                    + "BMP and ICO/CUR are supported). Convert the image to PNG, or install a serializer for "
+                    + "\(format) ahead of 'image'.")
+        }
+        if options.premultipliedAlpha && image.isDecoded { image.premultiply() }
+        return image
+    }
+}
+
+extension Image {
+    /// Multiplies each colour sample by its alpha, rounding to nearest.
+    mutating func premultiply() {
+        guard !isPremultiplied else { return }
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            var index = 0
+            while index < buffer.count {
+                let alpha = UInt32(buffer[index + 3])
+                if alpha != 255 {
+                    for channel in 0..<3 {
+                        let product = UInt32(buffer[index + channel]) * alpha + 128
+                        buffer[index + channel] = UInt8((product + (product >> 8)) >> 8)
+                    }
+                }
+                index += 4
+            }
+        }
+        isPremultiplied = true
+    }
+}

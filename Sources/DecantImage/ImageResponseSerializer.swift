@@ -1,0 +1,64 @@
+public import DecantCore
+
+/// Decodes an image body into an ``Image``: AFNetworking's `AFImageResponseSerializer`, in pure Swift.
+///
+/// The format is detected from the body's signature, never from the `Content-Type`, so a PNG served as
+/// `image/jpeg` still decodes. PNG (W3C PNG Specification, Third Edition), GIF (87a/89a, with every frame
+/// composited), BMP and ICO/CUR are decoded; JPEG and TIFF are recognised and reported as
+/// `SerializationError.Code.unsupportedFeature` ("not yet supported"), never as a wrong image. Its id is `image`.
+///
+/// ```swift
+/// let serializer = ImageResponseSerializer(options: ImageDecodingOptions(inflate: false))
+/// let image = try serializer.serialize(response)
+/// print(image.width, image.height, image.scale, image.format)
+/// let pixels = try image.decoded().pixels
+/// ```
+///
+/// The scale is 2 or 3 when the URL's file name ends in `@2x` or `@3x` (`icon@2x.png`), otherwise
+/// ``ImageDecodingOptions/imageScale``. Limits (``ImageLimits``) are checked from the headers before pixel memory is
+/// allocated.
+public struct ImageResponseSerializer: ResponseSerializer {
+    /// How images are decoded.
+    public var options: ImageDecodingOptions
+    /// The media ranges accepted; ``defaultMediaRanges`` by default.
+    public var acceptedMediaRanges: [MediaRange]
+
+    /// AFNetworking's ten image types plus `image/jpg`, `image/x-ms-bmp` and `image/vnd.microsoft.icon`.
+    public static let defaultMediaRanges: [MediaRange] = [
+        "tiff", "jpeg", "gif", "png", "ico", "x-icon", "bmp", "x-bmp", "x-xbitmap", "x-win-bitmap", "jpg", "x-ms-bmp",
+        "vnd.microsoft.icon",
+    ].map { MediaRange(.exact(type: "image", subtype: $0)) }
+
+    /// Creates the serializer.
+    ///
+    /// - Parameters:
+    ///   - options: Scale, inflate, alpha and limits; the defaults decode at once at scale 1 with straight alpha.
+    ///   - acceptedMediaRanges: The media ranges accepted.
+    public init(
+        options: ImageDecodingOptions = ImageDecodingOptions(),
+        acceptedMediaRanges: [MediaRange] = ImageResponseSerializer.defaultMediaRanges
+    ) {
+        self.options = options
+        self.acceptedMediaRanges = acceptedMediaRanges
+    }
+
+    /// `image`.
+    public var serializerID: SerializerID { "image" }
+
+    /// Decodes the body.
+    ///
+    /// - Throws: `SerializationError` with code `invalidBody` (not an image, or a corrupt one, with the byte offset),
+    ///   `truncatedBody`, `limitExceeded` (a limit of ``ImageDecodingOptions/limits``) or `unsupportedFeature` (a
+    ///   format whose decoder is not written yet), carrying this serializer's id, the media type and the response.
+    public func serialize(_ response: Response) throws(SerializationError) -> Image {
+        var effective = options
+        if let scale = ImageDecodingOptions.scale(fromURL: response.url) { effective.imageScale = scale }
+        do {
+            var image = try ImageDecoder.decode(response.body, options: effective)
+            image.scale = effective.imageScale
+            return image
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import DecantCore
+import Foundation
+import Testing
+
+@testable import DecantImage
+
+/// Inflate (RFC 1950/1951/1952) against data compressed by Python's `zlib`.
+///
+/// The fixtures in `Support/InflateFixtures.swift` were generated with:
+/// `zlib.compress(data, level)` for levels 0-9, `compressobj(6, DEFLATED, -15)` (raw),
+/// `compressobj(9, DEFLATED, 15, 9, Z_FIXED)` (fixed Huffman blocks) and `compressobj(9, DEFLATED, 31)` (gzip), where
+/// `data` is 2,798 bytes of seeded words and random bytes.
+@Suite struct InflateTests {
+    static func bytes(_ base64: String) -> [UInt8] { [UInt8](Data(base64Encoded: base64)!) }
+    static let original = bytes(InflateFixtures.original)
+    static let zlibLevels: [(Int, String)] = [
+        (0, InflateFixtures.zlib0), (1, InflateFixtures.zlib1), (2, InflateFixtures.zlib2),
+        (3, InflateFixtures.zlib3), (4, InflateFixtures.zlib4), (5, InflateFixtures.zlib5),
+        (6, InflateFixtures.zlib6), (7, InflateFixtures.zlib7), (8, InflateFixtures.zlib8),
+        (9, InflateFixtures.zlib9),
+    ]
+
+    @Test(arguments: 0...9) func zlibRoundTripAtEveryLevel(level: Int) throws {
+        let compressed = Self.bytes(Self.zlibLevels[level].1)
+        #expect(try Inflate.zlib(compressed) == Self.original)
+        #expect(try Inflate.zlib(Data(compressed)) == Self.original)
+    }
+
+    @Test func storedFixedAndDynamicBlocks() throws {
+        // Level 0 is stored blocks, Z_FIXED forces fixed Huffman blocks, level 9 uses dynamic ones.
+        #expect(try Inflate.zlib(Self.bytes(InflateFixtures.zlib0)) == Self.original)
+        #expect(try Inflate.zlib(Self.bytes(InflateFixtures.fixed)) == Self.original)
+        #expect(try Inflate.zlib(Self.bytes(InflateFixtures.zlib9)) == Self.original)
+        #expect(try Inflate.raw(Self.bytes(InflateFixtures.raw6)) == Self.original)
+        #expect(try Inflate.gzip(Self.bytes(InflateFixtures.gzip)) == Self.original)
+        // The types of the first blocks, from their header bits.
+        #expect(Self.bytes(InflateFixtures.zlib0)[2] & 0b110 == 0)
+        #expect(Self.bytes(InflateFixtures.fixed)[2] & 0b110 == 0b010)
+        #expect(Self.bytes(InflateFixtures.zlib9)[2] & 0b110 == 0b100)
+    }
+
+    @Test func checksums() {
+        // Python: zlib.adler32(b"Wikipedia") == 0x11E60398, zlib.crc32(b"123456789") == 0xCBF43926
+        #expect(Array("Wikipedia".utf8).withUnsafeBytes { Checksum.adler32($0) } == 0x11E6_0398)
+        #expect(Checksum.crc32(Array("123456789".utf8)) == 0xCBF4_3926)
+        // Python: zlib.crc32(data) == 1722779928, zlib.adler32(data) == 3755675700 for the fixture data.
+        #expect(Checksum.crc32(Self.original) == 1_722_779_928)
+        #expect(Self.original.withUnsafeBytes { Checksum.adler32($0) } == 3_755_675_700)
+    }
+
+    @Test func badChecksumsAreRejected() {
+        var zlib = Self.bytes(InflateFixtures.zlib6)
+        zlib[zlib.count - 1] ^= 1
+        let error = #expect(throws: SerializationError.self) { try Inflate.zlib(zlib) }
+        #expect(error?.code == .invalidBody)
+        #expect(error?.message.contains("Adler-32") == true)
+        var gzip = Self.bytes(InflateFixtures.gzip)
+        gzip[gzip.count - 6] ^= 1
+        let gzipError = #expect(throws: SerializationError.self) { try Inflate.gzip(gzip) }
+        #expect(gzipError?.message.contains("CRC-32") == true)
+        var header = Self.bytes(InflateFixtures.zlib6)
+        header[1] ^= 1
+        #expect(throws: SerializationError.self) { try Inflate.zlib(header) }
+    }
+
+    @Test func everyTruncatedPrefixFailsWithoutCrashing() {
+        for fixture in [InflateFixtures.zlib0, InflateFixtures.zlib6, InflateFixtures.fixed, InflateFixtures.gzip] {
+            let compressed = Self.bytes(fixture)
+            let isGzip = compressed[0] == 0x1F
+            for length in 0..<compressed.count {
+                let prefix = Array(compressed[..<length])
+                do {
+                    _ = isGzip ? try Inflate.gzip(prefix) : try Inflate.zlib(prefix)
+                    Issue.record("a \(length)-byte prefix of \(compressed.count) bytes decoded")
+                } catch {
+                    #expect(error.code == .truncatedBody || error.code == .invalidBody)
+                }
+            }
+        }
+    }
+
+    @Test func zipBombIsStoppedByTheOutputLimit() throws {
+        // A fixed-Huffman block: one literal 0, then 200,000 matches of length 258 at distance 1 (51.6 MB of zeros
+        // from about 325 KB), then end of block.
+        var writer = BitWriter()
+        writer.write(1, bits: 1)  // final
+        writer.write(1, bits: 2)  // fixed Huffman
+        writer.writeCode(0b0011_0000, length: 8)  // literal 0
+        for _ in 0..<200_000 {
+            writer.writeCode(0b1100_0101, length: 8)  // symbol 285: length 258
+            writer.writeCode(0, length: 5)  // distance code 0: distance 1
+        }
+        writer.writeCode(0, length: 7)  // end of block
+        let error = #expect(throws: SerializationError.self) { try Inflate.raw(writer.bytes, maxOutput: 1 << 20) }
+        #expect(error?.code == .limitExceeded)
+        let all = try Inflate.raw(writer.bytes, maxOutput: 64 << 20)
+        #expect(all.count == 1 + 200_000 * 258)
+        #expect(all.allSatisfy { $0 == 0 })
+    }
+
+    @Test func malformedStreams() {
+        // Block type 3 is reserved.
+        #expect(throws: SerializationError.self) { try Inflate.raw([0b111]) }
+        // A stored block whose LEN and NLEN disagree.
+        #expect(throws: SerializationError.self) { try Inflate.raw([1, 5, 0, 0, 0]) }
+        // A distance before the start of the output: fixed block, length 3 (symbol 257), distance 1, no literal.
+        var writer = BitWriter()
+        writer.write(1, bits: 1)
+        writer.write(1, bits: 2)
+        writer.writeCode(0b000_0001, length: 7)
+        writer.writeCode(0, length: 5)
+        writer.writeCode(0, length: 7)
+        let error = #expect(throws: SerializationError.self) { try Inflate.raw(writer.bytes) }
+        #expect(error?.message.contains("before the start") == true)
+        // A preset dictionary is not supported.
+        let dictionary = #expect(throws: SerializationError.self) { try Inflate.zlib([0x78, 0xBB, 0, 0, 0, 0]) }
+        #expect(dictionary?.code == .unsupportedFeature)
+    }
+
+    @Test func seededMutationsNeverCrash() {
+        var generator = SplitMix64(state: 0xDEC4_17)
+        let sources = [InflateFixtures.zlib1, InflateFixtures.zlib9, InflateFixtures.fixed].map(Self.bytes)
+        for round in 0..<3000 {
+            var bytes = sources[round % sources.count]
+            for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                let index = Int.random(in: 0..<bytes.count, using: &generator)
+                bytes[index] = UInt8.random(in: 0...255, using: &generator)
+            }
+            _ = try? Inflate.zlib(bytes, maxOutput: 1 << 20)
+        }
+    }
+}
+
+/// Writes DEFLATE bit streams (RFC 1951 §3.1.1): values LSB first, Huffman codes MSB first.
+struct BitWriter {
+    var bytes: [UInt8] = []
+    var bitCount = 0
+
+    mutating func write(_ value: Int, bits: Int) {
+        for bit in 0..<bits {
+            if bitCount % 8 == 0 { bytes.append(0) }
+            if value >> bit & 1 == 1 { bytes[bytes.count - 1] |= 1 << UInt8(bitCount % 8) }
+            bitCount += 1
+        }
+    }
+
+    mutating func writeCode(_ code: Int, length: Int) {
+        for bit in (0..<length).reversed() { write(code >> bit & 1, bits: 1) }
+    }
+}
