@@ -87,8 +87,10 @@ public struct PropertyListParser: Sendable {
 
     /// Parses `data` in the configured format.
     ///
-    /// - Parameter mediaType: the body's media type, whose `charset` parameter names the encoding of text formats
-    ///   that have neither a byte order mark nor an XML declaration naming one.
+    /// - Parameters:
+    ///   - data: The property list bytes.
+    ///   - mediaType: The body's media type, whose `charset` parameter names the encoding of text formats that have
+    ///     neither a byte order mark nor an XML declaration naming one.
     public func parse(_ data: Data, mediaType: MediaType? = nil) throws(SerializationError) -> PropertyListValue {
         let format = options.format == .auto ? PropertyListParser.detectFormat(of: data) : options.format
         switch format {
