@@ -78,7 +78,8 @@ public struct JSONParser: Sendable {
                             offset: bomLength + error.offset))
                 }
             }
-        var (buffer, encoding, bomLength) = try prepared.get()
+        // `consume` ends the result's hold on the buffer, so scanning in place does not copy it (copy on write).
+        var (buffer, encoding, bomLength) = try (consume prepared).get()
         let count = buffer.count - JSONScanner.padding
         let options = self.options
         let scanned: Result<[UInt64], JSONSyntaxError> = buffer.withUnsafeMutableBufferPointer { pointer in

@@ -1,0 +1,63 @@
+public import DecantCore
+
+/// Decodes `Decodable` values from JSON responses with a ``JSONValueDecoder``: the `json` format's
+/// `ResponseDecoder`.
+///
+/// Registries use it for `SerializerRegistry.decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)` (with the
+/// parsing options of the registry's configuration and `JSONDecoder`'s default strategies); to choose strategies,
+/// put one in a chain:
+///
+/// ```swift
+/// var decoder = JSONValueDecoder()
+/// decoder.keyDecodingStrategy = .convertFromSnakeCase
+/// decoder.dateDecodingStrategy = .iso8601
+/// let chain = ResponseChain(DecodableResponseSerializer<User>(decoder: JSONResponseDecoder(decoder: decoder)))
+/// let user = try chain.serialize(response)
+/// ```
+///
+/// The body's encoding (UTF-8, UTF-16 or UTF-32, with or without a byte order mark) is detected as ``JSONParser``
+/// detects it; the `charset` parameter is not consulted (RFC 8259 §11 defines none).
+public struct JSONResponseDecoder: ResponseDecoder {
+    /// The decoder: strategies and parsing options.
+    public var decoder: JSONValueDecoder
+    /// The media ranges accepted; ``JSONResponseSerializer/defaultMediaRanges`` unless set.
+    public var acceptedMediaRanges: [MediaRange]
+
+    /// Creates a response decoder.
+    public init(
+        decoder: JSONValueDecoder = JSONValueDecoder(),
+        acceptedMediaRanges: [MediaRange] = JSONResponseSerializer.defaultMediaRanges
+    ) {
+        self.decoder = decoder
+        self.acceptedMediaRanges = acceptedMediaRanges
+    }
+
+    /// `json`.
+    public var decoderID: SerializerID { "json" }
+
+    /// Decodes a `T` from the body of `response`.
+    ///
+    /// - Throws: `SerializationError` as ``JSONValueDecoder/decode(_:from:)-(_,Data)`` does, with the response,
+    ///   its media type and the id `json` attached.
+    public func decode<T: Decodable>(_ type: T.Type, from response: Response) throws -> T {
+        do {
+            return try decoder.decode(type, from: response.body)
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: decoderID)
+        }
+    }
+}
+
+extension JSONSerializerFactory {
+    /// A ``JSONResponseDecoder`` with `JSONDecoder`'s default strategies and the parsing options and media ranges
+    /// of `configuration` (the options of ``optionSchema``).
+    ///
+    /// - Throws: `SerializationError` with code `unknownOption` or `invalidOption` for options the schema does not
+    ///   allow.
+    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)? {
+        try SerializerOption.validate(configuration, against: optionSchema, for: id)
+        let options = try options(from: configuration)
+        return JSONResponseDecoder(
+            decoder: JSONValueDecoder(parsingOptions: options.parsing), acceptedMediaRanges: options.mediaRanges)
+    }
+}
