@@ -437,10 +437,18 @@ def image_cases():
         image.save(buffer, fmt, **params)
         return buffer.getvalue()
 
+    def canonical_rgba(image):
+        """RGBA bytes with R, G and B zeroed where A is 0 (their colour carries no meaning)."""
+        rgba = bytearray(image.convert("RGBA").tobytes())
+        for i in range(0, len(rgba), 4):
+            if rgba[i + 3] == 0:
+                rgba[i:i + 3] = b"\x00\x00\x00"
+        return bytes(rgba)
+
     def expected(body, fmt, frames=1):
         decoded = PILImage.open(io.BytesIO(body))
         decoded.seek(0)
-        rgba = decoded.convert("RGBA").tobytes()
+        rgba = canonical_rgba(decoded)
         return {"format": fmt, "width": decoded.width, "height": decoded.height, "frames": frames,
                 "rgbaSHA256": hashlib.sha256(rgba).hexdigest()}
 
@@ -464,6 +472,30 @@ def image_cases():
     ok("png-mislabelled-gif", "The bytes decide the format: a PNG labelled image/gif decodes as PNG.", "image/gif",
        encode(canvas("RGB"), "PNG"), "png")
     ok("gif", "A GIF.", "image/gif", encode(canvas("P"), "GIF"), "gif")
+    ok("png-bilevel", "A 1-bit grayscale PNG.", "image/png", encode(canvas("L").convert("1"), "PNG"), "png")
+    ok("png-palette-4bit", "A 4-bit palette PNG.", "image/png", encode(canvas("P"), "PNG", bits=4), "png")
+    ok("png-gray-alpha", "A grayscale+alpha PNG.", "image/png", encode(canvas("RGBA").convert("LA"), "PNG"), "png")
+    ok("png-large", "A 300x200 RGBA PNG (several IDAT rows and filters).", "image/png",
+       encode(canvas("RGBA", (300, 200)), "PNG", optimize=True), "png")
+    ok("png-image-jpg-type", "A PNG served as image/jpg (a common mislabel) decodes by its bytes.", "image/jpg",
+       encode(canvas("RGB"), "PNG"), "png")
+    ok("gif-interlaced", "An interlaced GIF.", "image/gif", encode(canvas("P", (40, 30)), "GIF", interlace=True),
+       "gif")
+    ok("gif-transparent", "A GIF with a transparent colour index.", "image/gif",
+       encode(canvas("P"), "GIF", transparency=2), "gif")
+    ok("bmp-1bit", "A 1-bit BMP.", "image/bmp", encode(canvas("L").convert("1"), "BMP"), "bmp")
+    ok("bmp-8bit-gray", "An 8-bit grayscale BMP.", "image/x-bmp", encode(canvas("L"), "BMP"), "bmp")
+    ok("png-at-2x-url", "An @2x URL does not change pixels or size.", "image/png", encode(canvas("RGB"), "PNG"), "png",
+       request={"url": "https://cdn.example.com/icons/logo@2x.png"})
+    cases.append(("tiff-not-yet", http(200, "OK", [("Content-Type", "image/tiff")], encode(canvas("RGB"), "TIFF")),
+                  {"description": "TIFF decoding is not written yet: a clear error.",
+                   "expect": error("unsupportedFeature")}))
+    cases.append(("no-content-204", http(204, "No Content", [], b""),
+                  {"description": "204: images have no empty value.", "serializer": "image",
+                   "expect": error("emptyBody")}))
+    cases.append(("404-html", http(404, "Not Found", [("Content-Type", "text/html")], b"<h1>Not Found</h1>"),
+                  {"description": "A 404 HTML page for an image request is a status error, not an image error.",
+                   "serializer": "image", "expect": error("unacceptableStatusCode", status=404)}))
     frames = [canvas("P"), canvas("P").transpose(PILImage.FLIP_LEFT_RIGHT), canvas("P").rotate(180)]
     animated = encode(frames[0], "GIF", save_all=True, append_images=frames[1:], duration=100, loop=0)
     ok("gif-animated", "An animated GIF: three frames, the first is the chosen one.", "image/gif", animated, "gif",
@@ -477,7 +509,7 @@ def image_cases():
                   {"description": "An ICO with 16 and 32 pixel entries: the largest is chosen (entries are not animation frames).",
                    "expect": {"serializer": "image", "value": {
                        "format": "ico", "width": 32, "height": 32, "frames": 1,
-                       "rgbaSHA256": hashlib.sha256(decoded.convert("RGBA").tobytes()).hexdigest()}}}))
+                       "rgbaSHA256": hashlib.sha256(canonical_rgba(decoded)).hexdigest()}}}))
     cases.append(("jpeg-not-yet", http(200, "OK", [("Content-Type", "image/jpeg")], encode(canvas("RGB"), "JPEG")),
                   {"description": "JPEG decoding is not written yet: a clear error, never a wrong image.",
                    "expect": error("unsupportedFeature")}))

@@ -46,10 +46,23 @@ extension PropertyListValue: ConformanceRepresentable {
 extension Image: ConformanceRepresentable {
     /// `{"format", "width", "height", "frames", "rgbaSHA256"}`: the SHA-256 of the chosen frame's straight RGBA8
     /// pixels (top-down rows), or `null` when the pixels were not decoded (`inflate` off).
+    ///
+    /// The colour of a fully transparent pixel carries no meaning (decoders differ: a GIF's transparent index keeps
+    /// its palette colour in Pillow, becomes black elsewhere), so the form zeroes R, G and B where A is 0.
     public func conformanceValue() throws -> JSONValue {
-        .object([
+        var canonical = pixels
+        var index = 0
+        while index + 3 < canonical.count {
+            if canonical[index + 3] == 0 {
+                canonical[index] = 0
+                canonical[index + 1] = 0
+                canonical[index + 2] = 0
+            }
+            index += 4
+        }
+        return .object([
             ("format", JSONValue(format.rawValue)), ("width", JSONValue(width)), ("height", JSONValue(height)),
-            ("frames", JSONValue(frameCount)), ("rgbaSHA256", isDecoded ? JSONValue(SHA256.hex(pixels)) : nil),
+            ("frames", JSONValue(frameCount)), ("rgbaSHA256", isDecoded ? JSONValue(SHA256.hex(canonical)) : nil),
         ])
     }
 }

@@ -18,7 +18,7 @@ import Testing
         #expect(try FixtureLoader.fixtures(in: directory).count == Self.fixtures.count)
     }
 
-    @Test(arguments: ["json", "string", "propertyList"])
+    @Test(arguments: ["json", "string", "propertyList", "image"])
     func everyBuiltInModuleHasAtLeastThirtyFixtures(area: String) {
         #expect(Self.fixtures.filter { $0.area == area }.count >= 30)
     }
