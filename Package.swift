@@ -88,6 +88,14 @@ for module in modules {
     }
 }
 
+// Shared test helpers (the corpora locator, a seeded generator): a plain target under Tests/ that every test target
+// depends on, because test targets cannot share source files.
+let testSupport = "DecantTestSupport"
+targets.append(.target(name: testSupport, path: "Tests/\(testSupport)", swiftSettings: sharedSettings))
+for index in targets.indices where targets[index].type == .test {
+    targets[index].dependencies.append(.target(name: testSupport))
+}
+
 let package = Package(
     name: "Decant",
     products: products,

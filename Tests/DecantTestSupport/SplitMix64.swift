@@ -1,8 +1,13 @@
 /// A small deterministic generator (SplitMix64) so that the random-input tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
+public struct SplitMix64: RandomNumberGenerator {
+    /// The generator state.
+    public var state: UInt64
 
-    mutating func next() -> UInt64 {
+    /// Creates a generator from a seed.
+    public init(state: UInt64) { self.state = state }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 
-/// Locates the shared third-party test corpora (see `../shared/corpora/README.md`).
+/// Locates the shared third-party test corpora for every test target (see `../shared/corpora/README.md`).
 ///
 /// The corpora live next to the package, at `<package root>/../shared/corpora`; the package root is found by walking
 /// up from this source file to the first directory that holds a `Package.swift`. Setting the environment variable
@@ -13,15 +13,15 @@ import Foundation
 ///     for url in Corpora.files(under: "images/pngsuite", extension: "png") { ... }
 /// }
 /// ```
-enum Corpora {
+public enum Corpora {
     /// The corpora directory, or `nil` when it does not exist.
-    static let root: URL? = locateRoot()
+    public static let root: URL? = locateRoot()
 
     /// Whether the corpora directory exists.
-    static var isAvailable: Bool { root != nil }
+    public static var isAvailable: Bool { root != nil }
 
     /// The URL of `relativePath` inside the corpora, or `nil` when the corpora or that item are missing.
-    static func url(_ relativePath: String) -> URL? {
+    public static func url(_ relativePath: String) -> URL? {
         guard let root else { return nil }
         let url = root.appendingPathComponent(relativePath)
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
@@ -29,20 +29,20 @@ enum Corpora {
 
     /// Every regular file below the corpora folder `relativePath` (recursively) whose name ends in `.extension`
     /// (ASCII case-insensitive, without the dot), sorted by path. Empty when the corpora or the folder are missing.
-    static func files(under relativePath: String, extension pathExtension: String) -> [URL] {
+    public static func files(under relativePath: String, extension pathExtension: String) -> [URL] {
         files(under: relativePath, extensions: [pathExtension])
     }
 
     /// Every regular file below the corpora folder `relativePath` (recursively) whose extension is one of
     /// `extensions` (ASCII case-insensitive, without the dot), sorted by path.
-    static func files(under relativePath: String, extensions: Set<String>) -> [URL] {
+    public static func files(under relativePath: String, extensions: Set<String>) -> [URL] {
         let wanted = Set(extensions.map { $0.lowercased() })
         return files(under: relativePath) { wanted.contains($0.pathExtension.lowercased()) }
     }
 
     /// Every regular file below the corpora folder `relativePath` (recursively) that `include` accepts, sorted by
     /// path. Empty when the corpora or the folder are missing.
-    static func files(under relativePath: String, where include: (URL) -> Bool) -> [URL] {
+    public static func files(under relativePath: String, where include: (URL) -> Bool) -> [URL] {
         guard let directory = url(relativePath),
             let enumerator = FileManager.default.enumerator(
                 at: directory, includingPropertiesForKeys: [.isRegularFileKey], options: [])
@@ -57,7 +57,7 @@ enum Corpora {
     }
 
     /// `url`'s path relative to the corpora root, for readable test output.
-    static func relativePath(of url: URL) -> String {
+    public static func relativePath(of url: URL) -> String {
         guard let root else { return url.path }
         let prefix = root.standardizedFileURL.path + "/"
         let path = url.standardizedFileURL.path
