@@ -25,8 +25,6 @@ final class TapeDecoder {
     private let state: UnsafeMutablePointer<State>
     /// Per-depth lookup state of keyed containers: the object, the member after the last one found, and flags.
     let slots: UnsafeMutablePointer<KeySlot>
-    /// How types are decoded (``valueKind(_:)``), by type.
-    let kinds: UnsafeMutablePointer<ValueKindEntry>
 
     struct State {
         /// The tape index of the value being decoded.
@@ -68,7 +66,6 @@ final class TapeDecoder {
     }
 
     static let slotCount = 16
-    static let kindCount = 64
 
     init(storage: JSONStorage, root: Int, options: DecodingOptions, path: [CodingPathComponent] = []) {
         self.storage = storage
@@ -83,15 +80,12 @@ final class TapeDecoder {
         state.initialize(to: State(index: root, path: path))
         slots = .allocate(capacity: TapeDecoder.slotCount)
         slots.initialize(repeating: KeySlot(), count: TapeDecoder.slotCount)
-        kinds = .allocate(capacity: TapeDecoder.kindCount)
-        kinds.initialize(repeating: ValueKindEntry(), count: TapeDecoder.kindCount)
     }
 
     deinit {
         state.deinitialize(count: 1)
         state.deallocate()
         slots.deallocate()
-        kinds.deallocate()
     }
 
     /// A decoder for a value of the same document (for `superDecoder`), with its own path.
@@ -106,8 +100,6 @@ final class TapeDecoder {
         state.initialize(to: State(index: index, path: path))
         slots = .allocate(capacity: TapeDecoder.slotCount)
         slots.initialize(repeating: KeySlot(), count: TapeDecoder.slotCount)
-        kinds = .allocate(capacity: TapeDecoder.kindCount)
-        kinds.initialize(repeating: ValueKindEntry(), count: TapeDecoder.kindCount)
     }
 
     /// A decoder of `null` (for `superDecoder(forKey:)` with a missing key), with the options of `other`.
@@ -261,96 +253,22 @@ final class TapeDecoder {
     /// Decodes the current value (``index``, with ``path`` set) as a `T`: `JSONDecoder`'s special cases, then
     /// `T.init(from:)`.
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        let entry = valueKind(T.self)
-        switch entry.kind {
-        case .general:
-            return try T(from: self)
-        // Arrays: the result `Array.init(from:)` would give, without its per-element dispatch and regrowth.
-        case .doubles: return unsafeBitCast(try decodeArray(Double.self), to: T.self)
-        case .ints: return unsafeBitCast(try decodeArray(Int.self), to: T.self)
-        case .strings: return unsafeBitCast(try decodeArray(String.self), to: T.self)
-        case .int64s: return unsafeBitCast(try decodeArray(Int64.self), to: T.self)
-        case .floats: return unsafeBitCast(try decodeArray(Float.self), to: T.self)
-        case .bools: return unsafeBitCast(try decodeArray(Bool.self), to: T.self)
-        case .array:
-            return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-                let result = buffer.baseAddress!
-                try entry.array!.decodeArray(self, into: UnsafeMutableRawPointer(result))
-                return result.move()
-            }
-        case .date: return unsafeBitCast(try decodeDate(), to: T.self)
-        case .data: return unsafeBitCast(try decodeData(), to: T.self)
-        case .url: return unsafeBitCast(try decodeURL(), to: T.self)
-        case .decimal: return unsafeBitCast(try current(readDecimal), to: T.self)
-        case .rawKeyedDictionary:
+        // Arrays of scalars: the result `Array.init(from:)` would give, without its per-element dispatch.
+        if T.self == [Double].self { return unsafeBitCast(try decodeArray(Double.self), to: T.self) }
+        if T.self == [Int].self { return unsafeBitCast(try decodeArray(Int.self), to: T.self) }
+        if T.self == [String].self { return unsafeBitCast(try decodeArray(String.self), to: T.self) }
+        if T.self == [Int64].self { return unsafeBitCast(try decodeArray(Int64.self), to: T.self) }
+        if T.self == [Float].self { return unsafeBitCast(try decodeArray(Float.self), to: T.self) }
+        if T.self == [Bool].self { return unsafeBitCast(try decodeArray(Bool.self), to: T.self) }
+        if T.self == Date.self { return unsafeBitCast(try decodeDate(), to: T.self) }
+        if T.self == Data.self { return unsafeBitCast(try decodeData(), to: T.self) }
+        if T.self == URL.self { return unsafeBitCast(try decodeURL(), to: T.self) }
+        if T.self == Decimal.self { return unsafeBitCast(try current(readDecimal), to: T.self) }
+        if keyMode != .useDefaultKeys, let dictionary = T.self as? any RawKeyedDictionary.Type {
             // `[String: Value]` keeps its keys as they are, whatever the key strategy (as in `JSONDecoder`).
-            return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer in
-                let result = buffer.baseAddress!
-                try entry.dictionary!.decodeWithRawKeys(self, into: UnsafeMutableRawPointer(result))
-                return result.move()
-            }
+            return try dictionary.decodeWithRawKeys(self) as! T
         }
-    }
-
-    /// How ``decodeValue(_:)`` decodes `T`, worked out once per type and decoder (dynamic casts are costly).
-    @inline(__always)
-    func valueKind<T>(_ type: T.Type) -> ValueKindEntry {
-        let key = UInt(bitPattern: ObjectIdentifier(T.self))
-        let slot = kinds + Int(truncatingIfNeeded: (key &>> 3 ^ key &>> 9) & UInt(TapeDecoder.kindCount - 1))
-        if slot.pointee.key == key { return slot.pointee }
-        slot.pointee = classify(T.self, key: key)
-        return slot.pointee
-    }
-
-    private func classify<T>(_ type: T.Type, key: UInt) -> ValueKindEntry {
-        var entry = ValueKindEntry(key: key)
-        if T.self == [Double].self {
-            entry.kind = .doubles
-        } else if T.self == [Int].self {
-            entry.kind = .ints
-        } else if T.self == [String].self {
-            entry.kind = .strings
-        } else if T.self == [Int64].self {
-            entry.kind = .int64s
-        } else if T.self == [Float].self {
-            entry.kind = .floats
-        } else if T.self == [Bool].self {
-            entry.kind = .bools
-        } else if T.self == Date.self {
-            entry.kind = .date
-        } else if T.self == Data.self {
-            entry.kind = .data
-        } else if T.self == URL.self {
-            entry.kind = .url
-        } else if T.self == Decimal.self {
-            entry.kind = .decimal
-        } else if keyMode != .useDefaultKeys, let dictionary = T.self as? any RawKeyedDictionary.Type {
-            entry.kind = .rawKeyedDictionary
-            entry.dictionary = dictionary
-        } else if let array = T.self as? any DecodableArray.Type {
-            entry.kind = .array
-            entry.array = array
-        }
-        return entry
-    }
-
-    /// Decodes the current array as `Array.init(from:)` does through an unkeyed container.
-    func decodeElements<Element: Decodable>(_ type: Element.Type) throws -> [Element] {
-        let array = index
-        let base = PathBase.stack(depth: path.count)
-        guard kind(array) == Tape.arrayKind else {
-            _ = try unkeyedContainer(at: array, base: base)
-            return []
-        }
-        var result: [Element] = []
-        result.reserveCapacity(storage.count(of: array))
-        var position = array &+ 1
-        let end = self.end(of: array)
-        while position < end {
-            result.append(try unwrap(position, as: Element.self, base: base, element: result.count))
-            position = self.end(of: position)
-        }
-        return result
+        return try T(from: self)
     }
 
     /// Decodes the current array of scalars as `Array.init(from:)` does through an unkeyed container.
@@ -479,40 +397,13 @@ final class TapeDecoder {
 
 /// `[String: Value]`, whose keys a key decoding strategy does not convert.
 protocol RawKeyedDictionary {
-    /// Decodes the decoder's current value into `result` (uninitialized memory for a `Self`).
-    static func decodeWithRawKeys(_ decoder: TapeDecoder, into result: UnsafeMutableRawPointer) throws
+    static func decodeWithRawKeys(_ decoder: TapeDecoder) throws -> Self
 }
 
 extension Dictionary: RawKeyedDictionary where Key == String, Value: Decodable {
-    static func decodeWithRawKeys(_ decoder: TapeDecoder, into result: UnsafeMutableRawPointer) throws {
-        result.initializeMemory(as: Self.self, to: try decoder.decodeRawKeyedDictionary(Value.self))
+    static func decodeWithRawKeys(_ decoder: TapeDecoder) throws -> Self {
+        try decoder.decodeRawKeyedDictionary(Value.self)
     }
-}
-
-/// `[Element]`, decoded by ``TapeDecoder/decodeElements(_:)``.
-protocol DecodableArray {
-    /// Decodes the decoder's current value into `result` (uninitialized memory for a `Self`).
-    static func decodeArray(_ decoder: TapeDecoder, into result: UnsafeMutableRawPointer) throws
-}
-
-extension Array: DecodableArray where Element: Decodable {
-    static func decodeArray(_ decoder: TapeDecoder, into result: UnsafeMutableRawPointer) throws {
-        result.initializeMemory(as: Self.self, to: try decoder.decodeElements(Element.self))
-    }
-}
-
-/// How ``TapeDecoder/decodeValue(_:)`` decodes a type.
-enum ValueKind: UInt8 {
-    case general, doubles, ints, strings, int64s, floats, bools, array, date, data, url, decimal, rawKeyedDictionary
-}
-
-/// A cached ``ValueKind``, with the conformance its kind needs.
-struct ValueKindEntry {
-    /// The type's identity (its metadata address), or 0.
-    var key: UInt = 0
-    var kind = ValueKind.general
-    var array: (any DecodableArray.Type)?
-    var dictionary: (any RawKeyedDictionary.Type)?
 }
 
 // MARK: - Decoder
