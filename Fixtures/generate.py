@@ -605,6 +605,164 @@ def configured_cases():
     return cases
 
 
+# ---------------------------------------------------------------- XML
+
+def xml_c14n(body, drop_entity_references=False):
+    """Canonical XML 1.0 without comments (the form `XMLTree` promises), computed by lxml (libxml2).
+
+    The parser adds the internal subset's default attributes (C14N's data model has them) and never loads anything
+    external. With `drop_entity_references`, references to entities that are not expanded (external ones) are removed
+    from the tree first, which is what a non-validating processor that does not read them reports (XML 1.0 §4.4.3).
+    """
+    import re
+    from lxml import etree
+    # libxml2 loads an external DTD subset to apply defaults; a DOCTYPE with an external id gets none (never fetched).
+    external_subset = re.search(rb"<!DOCTYPE\s+\S+\s+(SYSTEM|PUBLIC)", body) is not None
+    parser = etree.XMLParser(resolve_entities=not drop_entity_references, no_network=True, load_dtd=False,
+                             attribute_defaults=not external_subset, remove_comments=False, huge_tree=False)
+    root = etree.fromstring(body, parser)
+    if drop_entity_references:
+        for node in list(root.iter(etree.Entity)):
+            parent = node.getparent()
+            tail = node.tail or ""
+            previous = node.getprevious()
+            if previous is not None:
+                previous.tail = (previous.tail or "") + tail
+            else:
+                parent.text = (parent.text or "") + tail
+            parent.remove(node)
+    return etree.tostring(root.getroottree(), method="c14n", with_comments=False).decode("utf-8")
+
+
+def xml_cases():
+    """XML bodies; expected values are lxml's Canonical XML 1.0 (see `xml_c14n`)."""
+    cases = []
+
+    def ok(name, description, content_type, body, parse_as=None, serializer="xmlDocument", **extra):
+        headers = [("Content-Type", content_type)] if content_type is not None else []
+        expected = {"c14n": xml_c14n(parse_as if parse_as is not None else body)}
+        exp = {"description": description, **extra, "expect": {"serializer": serializer, "value": expected}}
+        if serializer != "xmlDocument":
+            exp["serializer"] = serializer  # not the one the registry resolves: name it
+        cases.append((name, http(200, "OK", headers, body), exp))
+
+    def fails(name, description, content_type, body, code, perturb=False, **extra):
+        headers = [("Content-Type", content_type)] if content_type is not None else []
+        exp = {"description": description, "serializer": "xmlDocument", **extra, "expect": error(code)}
+        if not perturb:
+            exp["perturb"] = False
+        cases.append((name, http(200, "OK", headers, body), exp))
+
+    note = (b'<?xml version="1.0" encoding="UTF-8"?>\n<note id="7" lang="en">\n  <to>Ada</to>\n'
+            b'  <from>Charles</from>\n  <body>Engines &amp; numbers &lt;3</body>\n</note>\n')
+    ok("application-xml", "application/xml.", "application/xml", note)
+    ok("text-xml", "text/xml (AFNetworking's type).", "text/xml", note)
+    ok("uppercase-type", "Media types are case-insensitive.", "Application/XML; Charset=UTF-8", note)
+    atom = (b'<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n'
+            b'  <title>Example Feed</title>\n  <link href="http://example.org/"/>\n'
+            b'  <entry><title>Atom-Powered Robots Run Amok</title><id>urn:uuid:1225c695</id>'
+            b'<updated>2003-12-13T18:30:02Z</updated></entry>\n</feed>\n')
+    ok("atom-suffix", "application/atom+xml is XML by its +xml suffix.", "application/atom+xml", atom)
+    rss = (b'<?xml version="1.0"?>\n<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/">\n<channel>'
+           b'<title>News</title><item><title>One</title><dc:creator>Ada</dc:creator>'
+           b'<description><![CDATA[<p>Hello & welcome</p>]]></description></item></channel>\n</rss>\n')
+    ok("rss-cdata", "An RSS feed (application/rss+xml) with a CDATA section and a prefixed element.",
+       "application/rss+xml", rss)
+    svg = (b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" '
+           b'height="10"><use xlink:href="#a" y="2" x="1"/></svg>')
+    ok("svg-suffix", "image/svg+xml goes to XML, not the image decoder.", "image/svg+xml", svg)
+    soap = (b'<?xml version="1.0"?>\n<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope" '
+            b'xmlns:m="urn:example:m"><soap:Body><m:GetPriceResponse><m:Price>1.90</m:Price>'
+            b'</m:GetPriceResponse></soap:Body></soap:Envelope>')
+    ok("soap-namespaces", "A SOAP 1.2 envelope (application/soap+xml) with prefixed namespaces.",
+       "application/soap+xml; charset=utf-8", soap)
+    namespaces = (b'<a xmlns="urn:a" xmlns:p="urn:p"><p:b xmlns:p="urn:p" xmlns:q="urn:q" q:z="1" b="2" '
+                  b'p:a="3"><c xmlns=""><d xmlns="urn:a"/></c></p:b></a>')
+    ok("namespace-declarations", "Superfluous namespace declarations vanish; attributes sort by namespace URI.",
+       "application/xml", namespaces)
+    attributes = b'<r b="2" a="1" c=" spaced\tand\nbroken " d="&lt;&amp;&quot;&#x9;"/>'
+    ok("attribute-normalization", "Attribute values are normalized (tabs and newlines become spaces) and escaped.",
+       "application/xml", attributes)
+    entities = (b'<!DOCTYPE doc [\n<!ENTITY company "Analytical &amp; Co">\n<!ENTITY sig "<b>&company;</b>">\n]>\n'
+                b'<doc>Made by &company;. &sig; &#169; &#x1F600;</doc>')
+    ok("internal-entities", "Internal entities (also nested, also holding markup) and character references expand.",
+       "application/xml", entities)
+    defaults = (b'<!DOCTYPE list [\n<!ATTLIST item kind CDATA "plain" code NMTOKEN #IMPLIED>\n]>\n'
+                b'<list><item code="  a1  ">x</item><item kind="special">y</item></list>')
+    ok("attribute-defaults", "The internal subset's default attributes appear; NMTOKEN values are trimmed.",
+       "application/xml", defaults)
+    misc = (b'<?xml version="1.0"?>\n<!-- before -->\n<?style href="a.css"?>\n<root>text<!-- inside -->more'
+            b'<?pi inside?></root>\n<!-- after -->\n<?trailer?>\n')
+    ok("comments-and-pis", "Comments are dropped by the canonical form; processing instructions stay.",
+       "application/xml", misc)
+    whitespace = b'<root>\r\n  <a>  spaced  </a>\r\n\t<b>\r</b>\n</root>'
+    ok("line-ends-and-whitespace", "CR LF and CR become LF; whitespace text is kept.", "application/xml", whitespace)
+    unicode_text = '<?xml version="1.0" encoding="UTF-8"?><p lang="ja">日本語 Grüße ✓ 😀</p>'.encode("utf-8")
+    ok("utf8-text", "UTF-8 text beyond ASCII, astral characters included.", "application/xml", unicode_text)
+    ok("utf8-bom", "A UTF-8 byte order mark is skipped.", "application/xml", b"\xef\xbb\xbf" + note)
+    utf16 = '<?xml version="1.0" encoding="UTF-16"?><p>Grüße ✓</p>'
+    ok("utf16-bom", "UTF-16 with a byte order mark.", "application/xml", utf16.encode("utf-16"),
+       parse_as=utf16.replace("UTF-16", "UTF-8").encode("utf-8"))
+    latin = '<?xml version="1.0" encoding="ISO-8859-1"?><p>café déjà</p>'
+    ok("latin1-declaration", "The XML declaration names the encoding.", "application/xml", latin.encode("latin-1"))
+    sjis = '<?xml version="1.0" encoding="Shift_JIS"?><p>日本語のテキスト</p>'
+    ok("shift-jis-declaration", "Shift_JIS named by the XML declaration.", "application/xml", sjis.encode("shift_jis"),
+       parse_as=sjis.replace("Shift_JIS", "UTF-8").encode("utf-8"))
+    cp1252 = "<p>“quoted” – €5</p>"
+    ok("charset-parameter", "Without a declared encoding, the charset parameter decides (RFC 7303).",
+       "text/xml; charset=windows-1252", cp1252.encode("cp1252"), parse_as=cp1252.encode("utf-8"))
+    external = (b'<?xml version="1.0"?>\n<!DOCTYPE doc [\n<!ENTITY secret SYSTEM "file:///etc/passwd">\n]>\n'
+                b'<doc>before &secret; after</doc>')
+    ok("external-entity-not-read", "An external entity in content is never read (no file, no network): it is "
+       "skipped.", "application/xml", external, parse_as=None)
+    cases[-1][2]["expect"]["value"] = {"c14n": xml_c14n(external, drop_entity_references=True)}
+    public_dtd = (b'<?xml version="1.0"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" '
+                  b'"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\n'
+                  b'<html xmlns="http://www.w3.org/1999/xhtml"><body><p>Hi</p></body></html>')
+    ok("external-dtd-not-fetched", "A DOCTYPE naming an external DTD parses without fetching it.",
+       "application/xhtml+xml", public_dtd)
+    ok("sniff-octet-stream", "An XML body labelled application/octet-stream is sniffed.",
+       "application/octet-stream", note, sniffing="sniffWhenGeneric")
+    ok("sniff-missing", "An XML body without Content-Type is sniffed.", None, note, sniffing="sniffWhenMissing")
+    ok("xml-parser-serializer", "The xmlParser serializer (SAX) reads the same document.", "application/xml", soap,
+       serializer="xmlParser")
+
+    problem = b'<?xml version="1.0"?><error><code>404</code><message>No such user</message></error>'
+    cases.append(("404-xml-error", http(404, "Not Found", [("Content-Type", "application/xml")], problem),
+                  {"description": "A 404 keeps its decoded XML error document.",
+                   "expect": error("unacceptableStatusCode", status=404, errorValue={"c14n": xml_c14n(problem)})}))
+    cases.append(("no-content-204", http(204, "No Content", [], b""),
+                  {"description": "204: an XML document has no empty value.", "serializer": "xmlDocument",
+                   "expect": error("emptyBody")}))
+    fails("mismatched-tags", "Mismatched tags are not well-formed.", "application/xml", b"<a><b></a></b>",
+          "invalidBody")
+    fails("two-roots", "Two root elements are not well-formed.", "application/xml", b"<a/><b/>", "invalidBody")
+    fails("truncated", "A truncated document is not well-formed.", "application/xml", note[: len(note) // 2],
+          "invalidBody")
+    fails("undeclared-prefix", "A prefix bound to no namespace is an error.", "application/xml",
+          b"<p:a>text</p:a>", "invalidBody")
+    fails("external-entity-in-attribute", "A reference to an external entity in an attribute value is not "
+          "well-formed (never read).", "application/xml",
+          b'<!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a v="&x;"/>', "invalidBody")
+    fails("invalid-utf8", "Bytes that are not UTF-8 in a UTF-8 document are an encoding error.", "application/xml",
+          b"<a>\xff\xfe</a>", "invalidEncoding")
+    laughs = b'<?xml version="1.0"?>\n<!DOCTYPE lolz [\n<!ENTITY lol "lol">\n'
+    previous = "lol"
+    for level in range(1, 10):
+        laughs += f'<!ENTITY lol{level} "{("&" + previous + ";") * 10}">\n'.encode()
+        previous = f"lol{level}"
+    laughs += b"]>\n<lolz>&lol9;</lolz>"
+    fails("billion-laughs", "Billion laughs: entity expansion is bounded.", "application/xml", laughs,
+          "limitExceeded")
+    blowup = (b'<!DOCTYPE a [<!ENTITY x "' + b"x" * 20000 + b'">]><a>' + b"&x;" * 20000 + b"</a>")
+    fails("quadratic-blowup", "Quadratic blowup: a large entity referenced many times is bounded.",
+          "application/xml", blowup, "limitExceeded")
+    deep = b"<a>" * 40 + b"</a>" * 40
+    fails("max-depth-option", "The maxDepth option bounds nesting.", "application/xml", deep, "limitExceeded",
+          options={"maxDepth": 16})
+    return cases
+
+
 def main():
     folder = os.path.join(ROOT, "chains")
     os.makedirs(folder, exist_ok=True)
@@ -612,7 +770,8 @@ def main():
         json.dump(API_CONFIG, f, indent=2)
         f.write("\n")
     for area, cases in [("json", json_cases()), ("string", string_cases()), ("propertyList", plist_cases()),
-                        ("image", image_cases()), ("configured", configured_cases())]:
+                        ("image", image_cases()), ("xml", xml_cases()),
+                        ("configured", configured_cases())]:
         folder = os.path.join(ROOT, area)
         if os.path.isdir(folder):
             shutil.rmtree(folder)

@@ -2,13 +2,15 @@ public import DecantCore
 public import DecantImage
 public import DecantJSON
 public import DecantPropertyList
+public import DecantXMLDocument
+public import DecantXMLParser
 public import Foundation
 
 /// An output type with a canonical JSON form, so that conformance fixtures can state expected values.
 ///
 /// The built-in outputs conform: `JSONValue` is its own form; `DecodedText` is `{"text": ..., "encoding": ...}`;
-/// `Data` is `{"data_base64": ...}`. A third-party format conforms its output type (in its module or its test target)
-/// to take part in the same suite:
+/// XML (`XMLTree`, `XMLStreamParser`) is `{"c14n": ...}`; `Data` is `{"data_base64": ...}`. A third-party format
+/// conforms its output type (in its module or its test target) to take part in the same suite:
 ///
 /// ```swift
 /// extension CSVTable: ConformanceRepresentable {
@@ -64,6 +66,21 @@ extension Image: ConformanceRepresentable {
             ("format", JSONValue(format.rawValue)), ("width", JSONValue(width)), ("height", JSONValue(height)),
             ("frames", JSONValue(frameCount)), ("rgbaSHA256", isDecoded ? JSONValue(SHA256.hex(canonical)) : nil),
         ])
+    }
+}
+
+extension XMLTree: ConformanceRepresentable {
+    /// `{"c14n": TEXT}`: the document in W3C Canonical XML 1.0 without comments, which independent tools (libxml2
+    /// through lxml, for the fixtures) compute too.
+    public func conformanceValue() throws -> JSONValue {
+        .object([("c14n", JSONValue(canonicalXML(.canonicalXML10)))])
+    }
+}
+
+extension XMLStreamParser: ConformanceRepresentable {
+    /// The form of the tree its events build: `{"c14n": TEXT}`, as for `XMLTree`.
+    public func conformanceValue() throws -> JSONValue {
+        try XMLTree(parsing: data, mediaType: mediaType, options: options).conformanceValue()
     }
 }
 

@@ -11,8 +11,9 @@ enum DecodeCommand: Command {
 
         Reads a raw HTTP/1.1 response (`curl -si URL > case.http` saves one) from FILE or stdin, resolves a
         serializer through the standard registry by media type, and prints the serializer, the media type and the
-        value: JSON pretty-printed, text with the encoding used, bytes as a size and hex preview. Failures print the
-        error, with every attempt, on stderr and exit 1; usage errors exit 2.
+        value: JSON pretty-printed, text with the encoding used, an XML tree as a document, bytes as a size and hex
+        preview, anything else in its canonical form. Failures print the error, with every attempt, on stderr and
+        exit 1; usage errors exit 2.
 
         Options:
           --content-type T  Treat the input as a bare body with Content-Type T (status 200) instead of a message.
@@ -139,6 +140,9 @@ enum DecodeCommand: Command {
             Output.line("encoding: \(text.encoding.name) (\(text.source))")
             Output.line("text:")
             Output.line(text.text)
+        case let tree as XMLTree:
+            Output.line("value:")
+            Output.line(tree.xmlString())
         case let data as Data:
             Output.line("value: \(data.count) bytes")
             Output.line(data.prefix(64).map { String(format: "%02x", $0) }.joined(separator: " "))

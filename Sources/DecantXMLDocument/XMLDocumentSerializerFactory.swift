@@ -1,0 +1,85 @@
+public import DecantCore
+public import DecantXMLParser
+
+/// Builds ``XMLDocumentResponseSerializer``s from typed options or configuration options: the parser's options
+/// (`XMLParsingOptions.optionSchema`, such as namespace handling and limits) and `mediaRanges`.
+public struct XMLDocumentSerializerFactory: SerializerFactory {
+    /// The serializer's typed options.
+    public struct Options: Sendable, Hashable {
+        /// Namespace handling and limits.
+        public var parsing: XMLParsingOptions
+        /// The media ranges accepted.
+        public var mediaRanges: [MediaRange]
+
+        /// Options with the given parsing options and media ranges.
+        public init(
+            parsing: XMLParsingOptions = XMLParsingOptions(),
+            mediaRanges: [MediaRange] = XMLDocumentResponseSerializer.defaultMediaRanges
+        ) {
+            self.parsing = parsing
+            self.mediaRanges = mediaRanges
+        }
+    }
+
+    /// The options used when a configuration sets none.
+    public let defaultOptions: Options
+
+    /// A factory whose serializers start from `defaultOptions`.
+    public init(defaultOptions: Options = Options()) {
+        self.defaultOptions = defaultOptions
+    }
+
+    /// `xmlDocument`.
+    public var id: SerializerID { "xmlDocument" }
+
+    /// A one-line description for registry listings.
+    public var summary: String {
+        "Parses XML with Decant's own bounded parser into an immutable tree with path queries and Canonical XML."
+    }
+
+    /// The default options' media ranges.
+    public var mediaRanges: [MediaRange] { defaultOptions.mediaRanges }
+
+    /// The parser's options (`XMLParsingOptions.optionSchema`) and `mediaRanges`.
+    public var optionSchema: [SerializerOption] {
+        XMLParsingOptions.optionSchema + [
+            SerializerOption(
+                "mediaRanges", .mediaRangeArray,
+                default: .array(XMLDocumentResponseSerializer.defaultMediaRanges.map { .string($0.description) }),
+                summary: "The media ranges the serializer accepts.")
+        ]
+    }
+
+    /// A serializer with `options`.
+    public func makeSerializer(options: Options) -> XMLDocumentResponseSerializer {
+        XMLDocumentResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
+    }
+
+    /// The typed options a (validated) configuration describes.
+    ///
+    /// - Throws: `SerializationError` with code `invalidOption` when `mediaRanges` is empty, or when the parser
+    ///   rejects one of its options.
+    public func options(from configuration: ConfigurationOptions) throws(SerializationError) -> Options {
+        var options = defaultOptions
+        var parsingOptions = configuration
+        parsingOptions["mediaRanges"] = nil
+        try options.parsing.apply(parsingOptions)
+        if case .array(let values)? = configuration["mediaRanges"] {
+            let ranges = values.compactMap { value -> MediaRange? in
+                if case .string(let text) = value { return try? MediaRange(parsing: text) }
+                return nil
+            }
+            guard !ranges.isEmpty else {
+                throw SerializationError(
+                    code: .invalidOption,
+                    message: "The option 'mediaRanges' of the serializer 'xmlDocument' is empty, so the serializer "
+                        + "would accept nothing. List at least one media range, such as [\"application/xml\"], or "
+                        + "leave the option out.",
+                    serializerID: id,
+                    codingPath: ["mediaRanges"])
+            }
+            options.mediaRanges = ranges
+        }
+        return options
+    }
+}

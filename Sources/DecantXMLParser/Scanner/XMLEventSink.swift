@@ -1,0 +1,58 @@
+/// Where the scanner sends events: the closure, handler, delegate and array front ends each wrap one.
+protocol XMLEventSink {
+    /// Receives one event and where it starts.
+    mutating func receive(_ event: XMLEvent, at position: XMLPosition) throws
+    /// Receives a reference to an entity that is declared external (never fetched) or whose declaration was not read.
+    mutating func skippedEntity(_ name: String, at position: XMLPosition) throws
+}
+
+/// Line and column of byte offsets in the main input, computed forward from the last request.
+struct XMLPositionTracker {
+    private(set) var offset: Int
+    private var line = 1
+    private var column = 1
+    private var afterCR = false
+    private let start: Int
+
+    init(start: Int) {
+        self.start = start
+        self.offset = start
+    }
+
+    mutating func position(of target: Int, in base: UnsafePointer<UInt8>, end: Int) -> XMLPosition {
+        let target = min(max(target, start), end)
+        if target < offset { self = XMLPositionTracker(start: start) }
+        var index = offset
+        while index < target {
+            // Printable ASCII runs: one column each.
+            if afterCR == false {
+                var run = index
+                while run < target, base[run] >= 0x20, base[run] < 0x80 { run += 1 }
+                column += run - index
+                index = run
+                if index == target { break }
+            }
+            let byte = base[index]
+            if byte >= 0x20 {
+                if byte & 0xC0 != 0x80 { column += 1 }
+                afterCR = false
+            } else if byte == 0x0A {
+                if !afterCR {
+                    line += 1
+                    column = 1
+                }
+                afterCR = false
+            } else if byte == 0x0D {
+                line += 1
+                column = 1
+                afterCR = true
+            } else {
+                column += 1
+                afterCR = false
+            }
+            index += 1
+        }
+        offset = target
+        return XMLPosition(line: line, column: column, offset: target)
+    }
+}

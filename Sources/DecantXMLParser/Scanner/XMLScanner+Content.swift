@@ -1,0 +1,598 @@
+// The document, its prolog and epilog, and element content.
+private let whitespaceFlag = XMLCharacterClass.whitespace
+
+extension XMLScanner {
+    /// Parses the whole document (§2.1 [1]).
+    mutating func parseDocument() throws {
+        if matches("<?xml"), let next = byte(at: 5), classes[Int(next)] & whitespaceFlag != 0 {
+            try parseXMLDeclaration()
+        }
+        var sawDocumentType = false
+        while true {
+            skipWhitespace()
+            guard pos < end else {
+                throw failure("the document has no root element; an XML document needs exactly one, such as `<root/>`")
+            }
+            guard base[pos] == UInt8(ascii: "<") else {
+                if base[pos] >= 0x80 || classes[Int(base[pos])] & XMLCharacterClass.invalid != 0 {
+                    _ = try scanRun(from: pos, stopMask: 0xFF)
+                }
+                throw failure("text is not allowed before the root element\(describeNext())")
+            }
+            if matches("<!--") {
+                try parseComment(emits: true)
+            } else if matches("<?") {
+                try parseProcessingInstruction(emits: true)
+            } else if matches("<!DOCTYPE") {
+                guard !sawDocumentType else {
+                    throw failure("a document may have only one document type declaration (`<!DOCTYPE`)")
+                }
+                sawDocumentType = true
+                try parseDocumentType()
+            } else {
+                break
+            }
+        }
+        try parseStartTag()
+        if !elements.isEmpty { try parseContent() }
+        while true {
+            skipWhitespace()
+            guard pos < end else { return }
+            if matches("<!--") {
+                try parseComment(emits: true)
+            } else if matches("<?") {
+                try parseProcessingInstruction(emits: true)
+            } else if base[pos] == UInt8(ascii: "<") {
+                throw failure(
+                    "the document has content after the root element; an XML document has exactly one root element, "
+                        + "so wrap these elements in one")
+            } else {
+                if base[pos] >= 0x80 || classes[Int(base[pos])] & XMLCharacterClass.invalid != 0 {
+                    _ = try scanRun(from: pos, stopMask: 0xFF)
+                }
+                throw failure("text is not allowed after the root element\(describeNext())")
+            }
+        }
+    }
+
+    /// Parses the content of the root element until its end tag.
+    mutating func parseContent() throws {
+        while true {
+            guard pos < end else {
+                if frames.isEmpty {
+                    let open = elements.last!
+                    throw failure(
+                        "the document ends before the end tag of `<\(open.name.qualifiedName)>` opened at "
+                            + "\(open.position); add `</\(open.name.qualifiedName)>`")
+                }
+                let frame = frames.last!
+                if elements.count != frame.elementDepth {
+                    let open = elements.last!
+                    throw failure(
+                        "the element `<\(open.name.qualifiedName)>` starts in the replacement text of the entity "
+                            + "`&\(frame.name);` but does not end there (XML 1.0 §4.3.2, WFC: Parsed Entity)")
+                }
+                popEntity()
+                continue
+            }
+            let byte = base[pos]
+            if byte == UInt8(ascii: "<") {
+                let next = pos + 1 < end ? base[pos + 1] : 0
+                if next == UInt8(ascii: "/") {
+                    try flushText()
+                    try parseEndTag()
+                    if elements.isEmpty { return }
+                } else if next == UInt8(ascii: "!") {
+                    try flushText()
+                    if matches("<!--") {
+                        try parseComment(emits: true)
+                    } else if matches("<![CDATA[") {
+                        try parseCDATA()
+                    } else {
+                        throw failure(
+                            "`<!` in content must start a comment `<!--` or a CDATA section `<![CDATA[`; write `&lt;!` "
+                                + "for literal text")
+                    }
+                } else if next == UInt8(ascii: "?") {
+                    try flushText()
+                    try parseProcessingInstruction(emits: true)
+                } else {
+                    try flushText()
+                    try parseStartTag()
+                }
+            } else if byte == UInt8(ascii: "&") {
+                try parseReferenceInContent()
+            } else {
+                try scanText()
+            }
+        }
+    }
+
+    /// Appends bytes to the pending character data, checking the text limit first.
+    @inline(__always)
+    mutating func appendText(_ start: UnsafePointer<UInt8>, count: Int) throws {
+        if text.isEmpty { textStart = mainOffset }
+        guard text.count + count <= options.maxTextLength else {
+            throw limit("a run of character data is longer than \(options.maxTextLength) bytes", "maxTextLength")
+        }
+        text.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
+    }
+
+    @inline(__always)
+    mutating func appendTextByte(_ byte: UInt8) throws {
+        if text.isEmpty { textStart = mainOffset }
+        guard text.count < options.maxTextLength else {
+            throw limit("a run of character data is longer than \(options.maxTextLength) bytes", "maxTextLength")
+        }
+        text.append(byte)
+    }
+
+    /// Reports the pending character data as one event.
+    @inline(__always)
+    mutating func flushText() throws {
+        guard !text.isEmpty else { return }
+        let value = String(decoding: text, as: UTF8.self)
+        text.removeAll(keepingCapacity: true)
+        let position = position(ofMainOffset: textStart)
+        try sink.receive(.characters(value), at: position)
+    }
+
+    /// Scans character data up to the next `<` or `&`.
+    mutating func scanText() throws {
+        let start = pos
+        let stop = try scanRun(from: pos, stopMask: XMLCharacterClass.textStop)
+        if stop > start { try appendText(base + start, count: stop - start) }
+        pos = stop
+        guard stop < end else { return }
+        switch base[stop] {
+        case UInt8(ascii: "<"), UInt8(ascii: "&"):
+            return
+        case 0x0D:
+            try appendTextByte(consumeLineEnd())
+        case UInt8(ascii: "]"):
+            if stop + 2 < end, base[stop + 1] == UInt8(ascii: "]"), base[stop + 2] == UInt8(ascii: ">") {
+                throw failure("`]]>` is not allowed in character data; write `]]&gt;`", at: stop)
+            }
+            try appendTextByte(UInt8(ascii: "]"))
+            pos += 1
+        default:
+            throw invalidCharacter(at: stop)
+        }
+    }
+
+    /// Parses `&...;` in content: a character reference, a predefined entity, or a general entity to expand.
+    mutating func parseReferenceInContent() throws {
+        let referenceStart = pos
+        pos += 1
+        if pos < end, base[pos] == UInt8(ascii: "#") {
+            let scalar = try parseCharacterReference()
+            if text.isEmpty { textStart = frames.isEmpty ? referenceStart : mainOffset }
+            guard text.count + 4 <= options.maxTextLength else {
+                throw limit("a run of character data is longer than \(options.maxTextLength) bytes", "maxTextLength")
+            }
+            XMLCharacterClass.appendUTF8(scalar, to: &text)
+            return
+        }
+        guard let nameRange = try scanName() else {
+            throw failure(
+                "`&` must start an entity reference such as `&amp;` or a character reference such as `&#38;`; write "
+                    + "`&amp;` for a literal ampersand",
+                at: referenceStart)
+        }
+        guard pos < end, base[pos] == UInt8(ascii: ";") else {
+            throw failure("the entity reference `&\(string(nameRange))` must end with `;`\(describeNext())")
+        }
+        pos += 1
+        if let byte = predefinedEntity(nameRange) {
+            if text.isEmpty { textStart = frames.isEmpty ? referenceStart : mainOffset }
+            try appendTextByte(byte)
+            return
+        }
+        let name = string(nameRange)
+        guard let entity = generalEntities[name] else {
+            if entitiesMustBeDeclared {
+                throw failure(
+                    "the entity `&\(name);` is not declared; declare it in the document type declaration's internal "
+                        + "subset, or write `&amp;\(name);` for literal text (XML 1.0 §4.1, WFC: Entity Declared)",
+                    at: referenceStart)
+            }
+            try flushText()
+            try sink.skippedEntity(name, at: position(ofMainOffset: frames.isEmpty ? referenceStart : mainOffset))
+            return
+        }
+        if entity.isUnparsed {
+            throw failure(
+                "the unparsed entity `&\(name);` (declared with NDATA) cannot be referenced in content (XML 1.0 §4.1, "
+                    + "WFC: Parsed Entity)",
+                at: referenceStart)
+        }
+        guard let replacement = entity.replacement else {
+            // An external parsed entity: never fetched, reported as skipped.
+            try flushText()
+            try sink.skippedEntity(name, at: position(ofMainOffset: frames.isEmpty ? referenceStart : mainOffset))
+            return
+        }
+        try pushEntity(name, replacement: replacement, isParameter: false, referenceOffset: referenceStart)
+    }
+
+    // MARK: - Tags
+
+    /// Parses a start tag or empty-element tag (§3.1 [40], [44]); the position is on `<`.
+    mutating func parseStartTag() throws {
+        let tagOffset = mainOffset
+        pos += 1
+        guard let nameRange = try scanName() else {
+            if pos < end, base[pos] >= 0x80, XMLCharacterClass.decode(base, pos, end) == nil {
+                throw invalidCharacter(at: pos)
+            }
+            throw failure(
+                "`<` must start a tag, a comment or a processing instruction\(describeNext()); write `&lt;` for a "
+                    + "literal less-than sign")
+        }
+        let qualifiedName = string(nameRange)
+        if namespaceAware { try checkQName(nameRange, "element name") }
+        rawAttributes.removeAll(keepingCapacity: true)
+        var isEmpty = false
+        while true {
+            let hadSpace = skipWhitespace()
+            guard pos < end else {
+                throw failure("the start tag `<\(qualifiedName)` is not closed; end it with `>` or `/>`")
+            }
+            let byte = base[pos]
+            if byte == UInt8(ascii: ">") {
+                pos += 1
+                break
+            }
+            if byte == UInt8(ascii: "/") {
+                guard pos + 1 < end, base[pos + 1] == UInt8(ascii: ">") else {
+                    throw failure("expected `/>` to end the empty-element tag `<\(qualifiedName)`")
+                }
+                pos += 2
+                isEmpty = true
+                break
+            }
+            guard hadSpace else {
+                throw failure(
+                    "expected white space, `>` or `/>` in the start tag `<\(qualifiedName)`\(describeNext())")
+            }
+            guard let attributeRange = try scanName() else {
+                throw failure(
+                    "expected an attribute name, `>` or `/>` in the start tag `<\(qualifiedName)`\(describeNext())")
+            }
+            let attributeName = string(attributeRange)
+            if namespaceAware { try checkQName(attributeRange, "attribute name") }
+            skipWhitespace()
+            guard pos < end, base[pos] == UInt8(ascii: "=") else {
+                throw failure(
+                    "the attribute `\(attributeName)` of `<\(qualifiedName)>` needs `=` and a quoted value, such as "
+                        + "`\(attributeName)=\"...\"`\(describeNext())")
+            }
+            pos += 1
+            skipWhitespace()
+            guard pos < end, base[pos] == UInt8(ascii: "\"") || base[pos] == UInt8(ascii: "'") else {
+                throw failure(
+                    "the value of the attribute `\(attributeName)` of `<\(qualifiedName)>` must be in quotes"
+                        + describeNext())
+            }
+            let value = try parseAttributeValue()
+            guard rawAttributes.count < options.maxAttributesPerElement else {
+                throw limit(
+                    "the start tag `<\(qualifiedName)>` has more than \(options.maxAttributesPerElement) attributes",
+                    "maxAttributesPerElement")
+            }
+            if rawAttributes.contains(where: { $0.name == attributeName }) {
+                throw failure(
+                    "the attribute `\(attributeName)` appears twice in the start tag `<\(qualifiedName)>` (XML 1.0 §3.1, "
+                        + "WFC: Unique Att Spec)",
+                    at: attributeRange.lowerBound)
+            }
+            rawAttributes.append((attributeName, value, true))
+        }
+        if !attributeDeclarations.isEmpty, let declarations = attributeDeclarations[qualifiedName] {
+            try applyAttributeDeclarations(declarations, element: qualifiedName)
+        }
+        guard elements.count < options.maxDepth else {
+            throw limit("elements are nested more than \(options.maxDepth) deep", "maxDepth")
+        }
+        let position = position(ofMainOffset: tagOffset)
+        let start: XMLElementStart
+        let namespaceCount: Int
+        if namespaceAware {
+            do {
+                (start, namespaceCount) = try resolveNamespaces(qualifiedName, isEmpty: isEmpty)
+            } catch var failure as XMLFailure {
+                // Point at the tag, not past it.
+                if frames.isEmpty { failure.offset = tagOffset }
+                throw failure
+            }
+        } else {
+            start = XMLElementStart(
+                name: XMLName(qualifiedName: qualifiedName),
+                attributes: rawAttributes.map {
+                    XMLAttribute(name: XMLName(qualifiedName: $0.name), value: $0.value, isSpecified: $0.isSpecified)
+                },
+                isEmptyElementTag: isEmpty)
+            namespaceCount = 0
+        }
+        try sink.receive(.startElement(start), at: position)
+        if isEmpty {
+            namespaceBindings.removeLast(namespaceCount)
+            try sink.receive(.endElement(start.name), at: position)
+        } else {
+            elements.append(OpenElement(name: start.name, position: position, namespaceCount: namespaceCount))
+        }
+    }
+
+    /// Normalizes the attributes an ATTLIST types (other than CDATA) and adds defaulted ones.
+    mutating func applyAttributeDeclarations(_ declarations: [AttributeDeclaration], element: String) throws {
+        for index in rawAttributes.indices {
+            if let declaration = declarations.first(where: { $0.name == rawAttributes[index].name }),
+                !declaration.isCDATA
+            {
+                rawAttributes[index].value = XMLScanner.collapseSpaces(rawAttributes[index].value)
+            }
+        }
+        for declaration in declarations {
+            guard let value = declaration.defaultValue,
+                !rawAttributes.contains(where: { $0.name == declaration.name })
+            else { continue }
+            guard rawAttributes.count < options.maxAttributesPerElement else {
+                throw limit(
+                    "the start tag `<\(element)>` has more than \(options.maxAttributesPerElement) attributes",
+                    "maxAttributesPerElement")
+            }
+            rawAttributes.append((declaration.name, value, false))
+        }
+    }
+
+    /// Trims spaces and collapses runs of them (§3.3.3, for attributes declared with a type other than CDATA).
+    static func collapseSpaces(_ value: String) -> String {
+        guard value.utf8.contains(UInt8(ascii: " ")) else { return value }
+        return value.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+
+    /// Parses an end tag (§3.1 [42]); the position is on `<`.
+    mutating func parseEndTag() throws {
+        let tagOffset = pos
+        pos += 2
+        guard let nameRange = try scanName() else {
+            throw failure("expected an element name after `</`\(describeNext())")
+        }
+        skipWhitespace()
+        guard pos < end, base[pos] == UInt8(ascii: ">") else {
+            throw failure("the end tag `</\(string(nameRange))` must end with `>`\(describeNext())")
+        }
+        pos += 1
+        guard let open = elements.last else {
+            throw failure("the end tag `</\(string(nameRange))>` has no start tag", at: tagOffset)
+        }
+        let expected = open.name.qualifiedName
+        let written = UnsafeBufferPointer(start: base + nameRange.lowerBound, count: nameRange.count)
+        let same =
+            expected.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(written) }
+            ?? expected.utf8.elementsEqual(written)
+        if !same {
+            throw failure(
+                "the end tag `</\(string(nameRange))>` does not match the start tag `<\(expected)>` opened at "
+                    + "\(open.position); close `<\(expected)>` first with `</\(expected)>` (XML 1.0 §3, WFC: Element "
+                    + "Type Match)",
+                at: tagOffset)
+        }
+        if let frame = frames.last, elements.count <= frame.elementDepth {
+            throw failure(
+                "the end tag `</\(expected)>` in the replacement text of the entity `&\(frame.name);` closes an "
+                    + "element that started outside it (XML 1.0 §4.3.2, WFC: Parsed Entity)")
+        }
+        elements.removeLast()
+        namespaceBindings.removeLast(open.namespaceCount)
+        try sink.receive(.endElement(open.name), at: position(ofMainOffset: frames.isEmpty ? tagOffset : mainOffset))
+    }
+
+    // MARK: - Attribute values
+
+    /// Parses a quoted attribute value (§2.3 [10]) and normalizes it (§3.3.3, as CDATA); the position is on the
+    /// opening quote.
+    mutating func parseAttributeValue() throws -> String {
+        let quote = base[pos]
+        pos += 1
+        let start = pos
+        let stop = try scanRun(from: start, stopMask: XMLCharacterClass.attributeStop)
+        guard stop < end else { throw failure("an attribute value is not closed; end it with \(quoteName(quote))") }
+        if base[stop] == quote {
+            guard stop - start <= options.maxAttributeValueLength else {
+                throw limit(
+                    "an attribute value is longer than \(options.maxAttributeValueLength) bytes",
+                    "maxAttributeValueLength")
+            }
+            pos = stop + 1
+            return string(start..<stop)
+        }
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: stop - start))
+        pos = stop
+        let baseFrame = frames.count
+        while true {
+            guard pos < end else {
+                if frames.count > baseFrame {
+                    popEntity()
+                    continue
+                }
+                throw failure("an attribute value is not closed; end it with \(quoteName(quote))")
+            }
+            let byte = base[pos]
+            switch byte {
+            case quote where frames.count == baseFrame:
+                pos += 1
+                return String(decoding: scratch, as: UTF8.self)
+            case UInt8(ascii: "<"):
+                if frames.count > baseFrame {
+                    throw failure(
+                        "the replacement text of the entity `&\(frames.last!.name);` contains `<`, and it is used in "
+                            + "an attribute value (XML 1.0 §3.1, WFC: No < in Attribute Values)")
+                }
+                throw failure("`<` is not allowed in attribute values; write `&lt;` (XML 1.0 §3.1)")
+            case UInt8(ascii: "&"):
+                try parseReferenceInAttribute()
+            case 0x09, 0x0A:
+                scratch.append(0x20)
+                pos += 1
+            case 0x0D:
+                _ = consumeLineEnd()
+                scratch.append(0x20)
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                scratch.append(byte)
+                pos += 1
+            default:
+                let runEnd = try scanRun(from: pos, stopMask: XMLCharacterClass.attributeStop)
+                if runEnd == pos { throw invalidCharacter(at: pos) }
+                scratch.append(contentsOf: UnsafeBufferPointer(start: base + pos, count: runEnd - pos))
+                pos = runEnd
+            }
+            guard scratch.count <= options.maxAttributeValueLength else {
+                throw limit(
+                    "an attribute value is longer than \(options.maxAttributeValueLength) bytes",
+                    "maxAttributeValueLength")
+            }
+        }
+    }
+
+    func quoteName(_ quote: UInt8) -> String { quote == UInt8(ascii: "\"") ? "`\"`" : "`'`" }
+
+    /// Parses a reference inside an attribute value into ``scratch``, pushing general entities.
+    mutating func parseReferenceInAttribute() throws {
+        let referenceStart = pos
+        pos += 1
+        if pos < end, base[pos] == UInt8(ascii: "#") {
+            XMLCharacterClass.appendUTF8(try parseCharacterReference(), to: &scratch)
+            return
+        }
+        guard let nameRange = try scanName(), pos < end, base[pos] == UInt8(ascii: ";") else {
+            throw failure(
+                "`&` in an attribute value must start a reference such as `&amp;` or `&#38;`; write `&amp;` for a "
+                    + "literal ampersand",
+                at: referenceStart)
+        }
+        pos += 1
+        if let byte = predefinedEntity(nameRange) {
+            scratch.append(byte)
+            return
+        }
+        let name = string(nameRange)
+        guard let entity = generalEntities[name] else {
+            if entitiesMustBeDeclared {
+                throw failure(
+                    "the entity `&\(name);` is not declared; declare it in the internal subset, or write "
+                        + "`&amp;\(name);` (XML 1.0 §4.1, WFC: Entity Declared)",
+                    at: referenceStart)
+            }
+            return
+        }
+        guard let replacement = entity.replacement, !entity.isUnparsed else {
+            throw failure(
+                "the attribute value refers to the external entity `&\(name);`, which attribute values cannot do "
+                    + "(XML 1.0 §3.1, WFC: No External Entity References)",
+                at: referenceStart)
+        }
+        try pushEntity(name, replacement: replacement, isParameter: false, referenceOffset: referenceStart)
+    }
+
+    // MARK: - Namespaces
+
+    static var xmlNamespace: String { "http://www.w3.org/XML/1998/namespace" }
+    static var xmlnsNamespace: String { "http://www.w3.org/2000/xmlns/" }
+
+    /// Splits names, binds namespaces (Namespaces in XML 1.0 §3–§6) and builds the start event; returns it and the
+    /// number of bindings pushed.
+    mutating func resolveNamespaces(_ qualifiedName: String, isEmpty: Bool) throws -> (XMLElementStart, Int) {
+        var declarations: [XMLNamespaceDeclaration] = []
+        var attributes: [XMLAttribute] = []
+        attributes.reserveCapacity(rawAttributes.count)
+        for attribute in rawAttributes {
+            let name = attribute.name
+            if name == "xmlns" {
+                if attribute.value == XMLScanner.xmlNamespace || attribute.value == XMLScanner.xmlnsNamespace {
+                    throw failure(
+                        "the default namespace cannot be `\(attribute.value)` (Namespaces in XML §3, Reserved "
+                            + "Prefixes and Namespace Names)")
+                }
+                declarations.append(XMLNamespaceDeclaration(prefix: nil, uri: attribute.value))
+            } else if name.utf8.starts(with: "xmlns:".utf8) {
+                let prefix = String(name.dropFirst(6))
+                if prefix == "xmlns" {
+                    throw failure("the prefix `xmlns` must not be declared (Namespaces in XML §3)")
+                }
+                if prefix == "xml" {
+                    guard attribute.value == XMLScanner.xmlNamespace else {
+                        throw failure(
+                            "the prefix `xml` can only be bound to `\(XMLScanner.xmlNamespace)` (Namespaces in XML §3)")
+                    }
+                } else if attribute.value == XMLScanner.xmlNamespace || attribute.value == XMLScanner.xmlnsNamespace {
+                    throw failure(
+                        "the prefix `\(prefix)` cannot be bound to the reserved namespace `\(attribute.value)` "
+                            + "(Namespaces in XML §3)")
+                }
+                if attribute.value.isEmpty {
+                    throw failure(
+                        "the prefix `\(prefix)` is bound to an empty namespace name, which Namespaces in XML 1.0 does "
+                            + "not allow (only the default namespace can be undeclared with `xmlns=\"\"`)")
+                }
+                declarations.append(XMLNamespaceDeclaration(prefix: prefix, uri: attribute.value))
+            } else {
+                attributes.append(
+                    XMLAttribute(
+                        name: XMLName(qualifiedName: name), value: attribute.value, isSpecified: attribute.isSpecified))
+            }
+        }
+        for declaration in declarations { namespaceBindings.append((declaration.prefix, declaration.uri)) }
+        let elementName = try resolve(qualifiedName, isElement: true)
+        if !attributes.isEmpty {
+            for index in attributes.indices {
+                attributes[index].name = try resolve(attributes[index].name.qualifiedName, isElement: false)
+            }
+            for index in attributes.indices where attributes[index].name.prefix != nil {
+                let name = attributes[index].name
+                for other in attributes[..<index]
+                where other.name.prefix != nil && other.name.localName == name.localName
+                    && other.name.namespaceURI == name.namespaceURI
+                {
+                    throw failure(
+                        "the attributes `\(other.name.qualifiedName)` and `\(name.qualifiedName)` of "
+                            + "`<\(qualifiedName)>` have the same namespace and local name (Namespaces in XML §6.3)")
+                }
+            }
+        }
+        let start = XMLElementStart(
+            name: elementName, attributes: attributes, namespaceDeclarations: declarations, isEmptyElementTag: isEmpty)
+        return (start, declarations.count)
+    }
+
+    /// Splits and binds one name.
+    func resolve(_ qualifiedName: String, isElement: Bool) throws -> XMLName {
+        guard let colon = qualifiedName.utf8.firstIndex(of: UInt8(ascii: ":")) else {
+            guard isElement else { return XMLName(qualifiedName: qualifiedName) }
+            let uri = lookup(nil)
+            return XMLName(qualifiedName: qualifiedName, localName: qualifiedName, namespaceURI: uri)
+        }
+        let prefix = String(qualifiedName[..<colon])
+        let localName = String(qualifiedName[qualifiedName.utf8.index(after: colon)...])
+        if prefix == "xmlns" {
+            throw failure(
+                "the name `\(qualifiedName)` uses the prefix `xmlns`, which is reserved for namespace declarations "
+                    + "(Namespaces in XML §3)")
+        }
+        guard let uri = prefix == "xml" ? XMLScanner.xmlNamespace : lookup(prefix) else {
+            throw failure(
+                "the prefix `\(prefix)` of `\(qualifiedName)` is not bound to a namespace; declare it with "
+                    + "`xmlns:\(prefix)=\"...\"` on this element or an ancestor (Namespaces in XML §5)")
+        }
+        return XMLName(qualifiedName: qualifiedName, prefix: prefix, localName: localName, namespaceURI: uri)
+    }
+
+    /// The namespace bound to `prefix` (`nil`: the default namespace); `nil` when unbound or undeclared.
+    func lookup(_ prefix: String?) -> String? {
+        for binding in namespaceBindings.reversed() where binding.prefix == prefix {
+            return binding.uri.isEmpty ? nil : binding.uri
+        }
+        return nil
+    }
+}

@@ -1,0 +1,448 @@
+/// The XML 1.0 (Fifth Edition) + Namespaces scanner: a non-validating processor over UTF-8 bytes.
+///
+/// It reads from one input at a time: the document, or the replacement text of an internal entity being expanded
+/// (an explicit stack, never recursion). Markup never spans two inputs, which enforces the proper nesting of entities
+/// and markup (§4.3.2, §4.5). The document bytes are borrowed; entity replacement text is copied into buffers that
+/// the scanner frees when the entity ends (``releaseInputs()``).
+struct XMLScanner<Sink: XMLEventSink> {
+    /// One suspended input, saved when an entity's replacement text is pushed.
+    struct Frame {
+        var savedBase: UnsafePointer<UInt8>
+        var savedEnd: Int
+        var savedPos: Int
+        var name: String
+        var isParameter: Bool
+        var elementDepth: Int
+        var buffer: UnsafeMutablePointer<UInt8>
+        var referenceOffset: Int
+    }
+
+    /// A declared entity.
+    struct Entity {
+        /// The replacement text of an internal entity; `nil` for external ones.
+        var replacement: [UInt8]?
+        var isUnparsed = false
+    }
+
+    /// A declared attribute of an element type.
+    struct AttributeDeclaration {
+        var name: String
+        var isCDATA: Bool
+        var defaultValue: String?
+    }
+
+    /// An open element.
+    struct OpenElement {
+        var name: XMLName
+        var position: XMLPosition
+        var namespaceCount: Int
+    }
+
+    var sink: Sink
+    let options: XMLParsingOptions
+    let namespaceAware: Bool
+    let classes = XMLCharacterClass.table
+
+    // The current input.
+    var base: UnsafePointer<UInt8>
+    var end: Int
+    var pos: Int
+    // The document.
+    let mainBase: UnsafePointer<UInt8>
+    let mainEnd: Int
+    var frames: [Frame] = []
+    var tracker: XMLPositionTracker
+
+    // Content state.
+    var text: [UInt8] = []
+    var textStart = 0
+    var scratch: [UInt8] = []
+    var elements: [OpenElement] = []
+    var namespaceBindings: [(prefix: String?, uri: String)] = []
+    var rawAttributes: [(name: String, value: String, isSpecified: Bool)] = []
+
+    // DTD state.
+    var generalEntities: [String: Entity] = [:]
+    var parameterEntities: [String: Entity] = [:]
+    var attributeDeclarations: [String: [AttributeDeclaration]] = [:]
+    var notations: [XMLNotation] = []
+    var hasDocumentType = false
+    var hasExternalSubset = false
+    var sawParameterEntityReference = false
+    var skippedParameterEntity = false
+    var standalone: Bool?
+    var expandedBytes = 0
+    let expansionBudget: Int
+
+    /// Checks the encoding the XML declaration names against the one the body was decoded with.
+    let encodingCheck: (String) -> XMLFailure?
+
+    init(
+        sink: Sink, options: XMLParsingOptions, base: UnsafePointer<UInt8>, start: Int, end: Int,
+        bodySize: Int, encodingCheck: @escaping (String) -> XMLFailure?
+    ) {
+        self.sink = sink
+        self.options = options
+        self.namespaceAware = options.namespaceAware
+        self.base = base
+        self.end = end
+        self.pos = start
+        self.mainBase = base
+        self.mainEnd = end
+        self.tracker = XMLPositionTracker(start: start)
+        self.expansionBudget = options.entityExpansionBudget(bodySize: bodySize)
+        self.encodingCheck = encodingCheck
+    }
+
+    // MARK: - Inputs and positions
+
+    /// The offset in the document of the current point: inside entity text, where the outermost reference starts.
+    var mainOffset: Int { frames.isEmpty ? pos : frames[0].referenceOffset }
+
+    mutating func position(ofMainOffset offset: Int) -> XMLPosition {
+        tracker.position(of: offset, in: mainBase, end: mainEnd)
+    }
+
+    mutating func currentPosition() -> XMLPosition { position(ofMainOffset: mainOffset) }
+
+    /// Frees every entity buffer still pushed (after an error).
+    mutating func releaseInputs() {
+        while let frame = frames.popLast() { frame.buffer.deallocate() }
+    }
+
+    /// Pushes the replacement text of an entity, after checking recursion, nesting and the expansion budget.
+    mutating func pushEntity(_ name: String, replacement: [UInt8], isParameter: Bool, referenceOffset: Int) throws {
+        let sigil = isParameter ? "%" : "&"
+        if frames.contains(where: { $0.name == name && $0.isParameter == isParameter }) {
+            let chain = frames.filter { $0.isParameter == isParameter }.map { "\(sigil)\($0.name);" }
+            throw failure(
+                "the entity `\(sigil)\(name);` refers to itself (\((chain + ["\(sigil)\(name);"]).joined(separator: " → "))); "
+                    + "entities must not be recursive")
+        }
+        guard frames.count < options.maxEntityNestingDepth else {
+            throw limit(
+                "entity references are nested more than \(options.maxEntityNestingDepth) deep (at `\(sigil)\(name);`)",
+                "maxEntityNestingDepth")
+        }
+        try countExpansion(replacement.count, entity: "\(sigil)\(name);")
+        guard !replacement.isEmpty else { return }
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: replacement.count)
+        replacement.withUnsafeBufferPointer { buffer.initialize(from: $0.baseAddress!, count: $0.count) }
+        frames.append(
+            Frame(
+                savedBase: base, savedEnd: end, savedPos: pos, name: name, isParameter: isParameter,
+                elementDepth: elements.count, buffer: buffer,
+                referenceOffset: frames.isEmpty ? referenceOffset : frames[0].referenceOffset))
+        base = UnsafePointer(buffer)
+        pos = 0
+        end = replacement.count
+    }
+
+    mutating func countExpansion(_ count: Int, entity: String) throws {
+        expandedBytes += count
+        guard expandedBytes <= expansionBudget else {
+            let byBytes = options.maxEntityExpansionBytes <= expansionBudget
+            let option = byBytes ? "maxEntityExpansionBytes" : "maxEntityExpansionRatio"
+            let detail =
+                byBytes
+                ? "more than \(options.maxEntityExpansionBytes) bytes"
+                : "more than \(options.maxEntityExpansionRatio) times the body size"
+            throw limit("expanding `\(entity)` makes the entity replacement text read in total \(detail)", option)
+        }
+    }
+
+    /// Pops the current entity input.
+    mutating func popEntity() {
+        let frame = frames.removeLast()
+        frame.buffer.deallocate()
+        base = frame.savedBase
+        end = frame.savedEnd
+        pos = frame.savedPos
+    }
+
+    // MARK: - Failures
+
+    func failure(_ reason: String, at offset: Int? = nil) -> XMLFailure {
+        XMLFailure(kind: .notWellFormed, reason: reason, offset: frames.isEmpty ? (offset ?? pos) : mainOffset)
+    }
+
+    func limit(_ reason: String, _ option: String) -> XMLFailure {
+        XMLFailure(
+            kind: .limitExceeded,
+            reason: reason + "; raise `\(option)` in XMLParsingOptions if the document is trusted",
+            offset: mainOffset, limitName: option)
+    }
+
+    /// The failure for a byte at `index` that does not start a valid character.
+    func invalidCharacter(at index: Int) -> XMLFailure {
+        let byte = base[index]
+        if byte < 0x80 {
+            return failure(
+                "the control character U+\(hex(UInt32(byte), width: 4)) is not allowed in XML; remove it "
+                    + "(XML 1.0 §2.2 allows only tab, line feed and carriage return below U+0020)",
+                at: index)
+        }
+        if byte == 0xEF, index + 2 < end, base[index + 1] == 0xBF, base[index + 2] & 0xFE == 0xBE {
+            let scalar = base[index + 2] == 0xBE ? "FFFE" : "FFFF"
+            return failure("the character U+\(scalar) is not allowed in XML (XML 1.0 §2.2)", at: index)
+        }
+        var failure = self.failure(
+            "the byte 0x\(hex(UInt32(byte), width: 2)) is not valid UTF-8; declare the body's real encoding "
+                + "in a charset parameter or the XML declaration",
+            at: index)
+        failure.kind = .invalidEncoding
+        return failure
+    }
+
+    func hex(_ value: UInt32, width: Int) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    // MARK: - Primitives
+
+    /// Consumes a carriage return (and a line feed after it) and returns what it stands for: in the document a line
+    /// feed (§2.11); in entity replacement text, where line ends were normalized when the entity was declared, a
+    /// carriage return came from a character reference and stays one.
+    @inline(__always)
+    mutating func consumeLineEnd() -> UInt8 {
+        pos += 1
+        guard frames.isEmpty else { return 0x0D }
+        if pos < end, base[pos] == 0x0A { pos += 1 }
+        return 0x0A
+    }
+
+    @inline(__always)
+    func byte(at offset: Int) -> UInt8? { pos + offset < end ? base[pos + offset] : nil }
+
+    @inline(__always)
+    func matches(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard pos + count <= end else { return false }
+        let bytes = literal.utf8Start
+        for index in 0..<count where base[pos + index] != bytes[index] { return false }
+        return true
+    }
+
+    /// Skips white space; whether there was any.
+    @inline(__always)
+    @discardableResult
+    mutating func skipWhitespace() -> Bool {
+        let start = pos
+        while pos < end, classes[Int(base[pos])] & XMLCharacterClass.whitespace != 0 { pos += 1 }
+        return pos > start
+    }
+
+    mutating func requireWhitespace(_ context: @autoclosure () -> String) throws {
+        guard skipWhitespace() else { throw failure("expected white space \(context())") }
+    }
+
+    mutating func expect(_ literal: StaticString, _ context: @autoclosure () -> String) throws {
+        guard matches(literal) else { throw failure("expected `\(literal)` \(context())") }
+        pos += literal.utf8CodeUnitCount
+    }
+
+    /// Scans a Name (§2.3 [5]) at the current position; `nil` (and the position unchanged) when none starts here.
+    @inline(__always)
+    mutating func scanName() throws -> Range<Int>? {
+        let start = pos
+        guard pos < end else { return nil }
+        let first = base[pos]
+        if first < 0x80 {
+            guard classes[Int(first)] & XMLCharacterClass.nameStart != 0 else { return nil }
+            pos += 1
+        } else {
+            guard let (scalar, length) = XMLCharacterClass.decode(base, pos, end),
+                XMLCharacterClass.isNameStart(scalar)
+            else { return nil }
+            pos += length
+        }
+        while pos < end {
+            let byte = base[pos]
+            if byte < 0x80 {
+                if classes[Int(byte)] & XMLCharacterClass.nameChar == 0 { break }
+                pos += 1
+            } else {
+                guard let (scalar, length) = XMLCharacterClass.decode(base, pos, end),
+                    XMLCharacterClass.isNameChar(scalar)
+                else { break }
+                pos += length
+            }
+        }
+        if pos - start > options.maxNameLength {
+            throw limit("a name is longer than \(options.maxNameLength) bytes", "maxNameLength")
+        }
+        return start..<pos
+    }
+
+    mutating func requireName(_ context: @autoclosure () -> String) throws -> Range<Int> {
+        guard let range = try scanName() else {
+            if pos < end, base[pos] >= 0x80, XMLCharacterClass.decode(base, pos, end) == nil {
+                throw invalidCharacter(at: pos)
+            }
+            throw failure("expected a name \(context())\(describeNext())")
+        }
+        return range
+    }
+
+    /// `, found X` for the next character, or `, found the end of the input`.
+    func describeNext() -> String {
+        guard pos < end else {
+            return frames.isEmpty
+                ? ", found the end of the document" : ", found the end of the entity `\(frames.last!.name)`"
+        }
+        let byte = base[pos]
+        if byte < 0x80 {
+            if byte < 0x21 { return ", found U+\(hex(UInt32(byte), width: 4))" }
+            return ", found `\(Character(Unicode.Scalar(byte)))`"
+        }
+        if let (scalar, _) = XMLCharacterClass.decode(base, pos, end), let unicode = Unicode.Scalar(scalar) {
+            return ", found `\(Character(unicode))` (U+\(hex(scalar, width: 4)))"
+        }
+        return ""
+    }
+
+    @inline(__always)
+    func string(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), as: UTF8.self)
+    }
+
+    /// Scans a run of bytes without any of `stopMask`'s ASCII classes, validating UTF-8 and Char; returns where
+    /// it stopped (a stop byte or the end of the input).
+    @inline(__always)
+    func scanRun(from start: Int, stopMask: UInt8) throws -> Int {
+        var index = start
+        let base = self.base
+        let end = self.end
+        let classes = self.classes
+        while index < end {
+            let byte = base[index]
+            if byte < 0x80 {
+                if classes[Int(byte)] & stopMask != 0 { break }
+                index += 1
+            } else {
+                guard let (_, length) = XMLCharacterClass.decode(base, index, end) else {
+                    throw invalidCharacter(at: index)
+                }
+                index += length
+            }
+        }
+        return index
+    }
+
+    /// Parses a character reference after `&#` (the position on `#`); returns the scalar.
+    mutating func parseCharacterReference() throws -> UInt32 {
+        let start = pos - 1
+        pos += 1
+        var value: UInt32 = 0
+        var digits = 0
+        if pos < end, base[pos] == UInt8(ascii: "x") {
+            pos += 1
+            while pos < end {
+                let byte = base[pos]
+                let digit: UInt32
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+                default: digit = 16
+                }
+                if digit == 16 { break }
+                value = value > 0x10FFFF ? value : value * 16 + digit
+                digits += 1
+                pos += 1
+            }
+        } else {
+            while pos < end, base[pos] >= UInt8(ascii: "0"), base[pos] <= UInt8(ascii: "9") {
+                value = value > 0x10FFFF ? value : value * 10 + UInt32(base[pos] - UInt8(ascii: "0"))
+                digits += 1
+                pos += 1
+            }
+        }
+        guard digits > 0, pos < end, base[pos] == UInt8(ascii: ";") else {
+            throw failure(
+                "a character reference must be `&#` digits `;` or `&#x` hexadecimal digits `;`\(describeNext())")
+        }
+        pos += 1
+        guard XMLCharacterClass.isChar(value) else {
+            let written = string(start..<pos)
+            throw failure(
+                "the character reference `\(written)` refers to "
+                    + (value > 0x10FFFF ? "no Unicode scalar" : "U+\(hex(value, width: 4))")
+                    + ", which is not an XML character (XML 1.0 §4.1, WFC: Legal Character)",
+                at: start)
+        }
+        return value
+    }
+
+    /// The byte a predefined entity (`amp`, `lt`, `gt`, `apos`, `quot`) stands for.
+    @inline(__always)
+    func predefinedEntity(_ range: Range<Int>) -> UInt8? {
+        let count = range.count
+        let b = base + range.lowerBound
+        switch count {
+        case 2 where b[1] == UInt8(ascii: "t"):
+            if b[0] == UInt8(ascii: "l") { return UInt8(ascii: "<") }
+            if b[0] == UInt8(ascii: "g") { return UInt8(ascii: ">") }
+        case 3 where b[0] == UInt8(ascii: "a") && b[1] == UInt8(ascii: "m") && b[2] == UInt8(ascii: "p"):
+            return UInt8(ascii: "&")
+        case 4
+        where b[0] == UInt8(ascii: "a") && b[1] == UInt8(ascii: "p") && b[2] == UInt8(ascii: "o")
+            && b[3] == UInt8(ascii: "s"):
+            return UInt8(ascii: "'")
+        case 4
+        where b[0] == UInt8(ascii: "q") && b[1] == UInt8(ascii: "u") && b[2] == UInt8(ascii: "o")
+            && b[3] == UInt8(ascii: "t"):
+            return UInt8(ascii: "\"")
+        default: break
+        }
+        return nil
+    }
+
+    /// Whether undeclared general entities are errors (WFC: Entity Declared, §4.1) rather than skipped.
+    var entitiesMustBeDeclared: Bool {
+        !hasDocumentType || (!hasExternalSubset && !sawParameterEntityReference) || standalone == true
+    }
+
+    /// Whether entity and attribute-list declarations are processed (§4.1, §5.1: not after an unread parameter
+    /// entity, unless the document is standalone).
+    var processesDeclarations: Bool { !skippedParameterEntity || standalone == true }
+
+    /// Checks Namespaces in XML §3 QName syntax: at most one colon, neither first nor last, and an NCName after it.
+    func checkQName(_ range: Range<Int>, _ what: String) throws {
+        var colon: Int?
+        for index in range where base[index] == UInt8(ascii: ":") {
+            guard colon == nil else {
+                throw failure("the \(what) `\(string(range))` has more than one colon (Namespaces in XML §3)")
+            }
+            colon = index
+        }
+        guard let colon else { return }
+        guard colon > range.lowerBound, colon + 1 < range.upperBound else {
+            throw failure(
+                "the \(what) `\(string(range))` starts or ends with a colon; a colon separates a prefix from a local "
+                    + "name (Namespaces in XML §3)")
+        }
+        let first = base[colon + 1]
+        let startsName: Bool
+        if first < 0x80 {
+            startsName = classes[Int(first)] & XMLCharacterClass.nameStart != 0
+        } else {
+            startsName =
+                XMLCharacterClass.decode(base, colon + 1, range.upperBound).map {
+                    XMLCharacterClass.isNameStart($0.scalar)
+                } ?? false
+        }
+        guard startsName else {
+            throw failure("the local part of the \(what) `\(string(range))` is not a name (Namespaces in XML §3)")
+        }
+    }
+
+    func checkNoColon(_ range: Range<Int>, _ what: String) throws {
+        guard namespaceAware else { return }
+        for index in range where base[index] == UInt8(ascii: ":") {
+            throw failure(
+                "the \(what) `\(string(range))` contains a colon, which Namespaces in XML §7 forbids in \(what)s")
+        }
+    }
+}

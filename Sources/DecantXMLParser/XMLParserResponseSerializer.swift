@@ -1,0 +1,52 @@
+public import DecantCore
+
+/// Returns a ready-to-run ``XMLStreamParser`` over the body (id `xmlParser`), as AFNetworking's
+/// `AFXMLParserResponseSerializer` returned an `NSXMLParser`.
+///
+/// By default nothing is parsed in ``serialize(_:)``: the caller runs the parser. With ``parsesEagerly`` the body is
+/// parsed once during ``serialize(_:)``, so a malformed body fails in the chain, with the response attached to the
+/// error, instead of later.
+public struct XMLParserResponseSerializer: ResponseSerializer {
+    /// Limits and namespace handling of the parsers this serializer returns.
+    public var options: XMLParsingOptions
+    /// Whether ``serialize(_:)`` parses the body once to surface errors. Defaults to `false`.
+    public var parsesEagerly: Bool
+    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    public var acceptedMediaRanges: [MediaRange]
+
+    /// `application/xml`, `text/xml` and every `+xml` type (`*/*+xml`, RFC 7303 §4.1, RFC 6839).
+    public static let defaultMediaRanges: [MediaRange] = [
+        MediaRange(.exact(type: "application", subtype: "xml")),
+        MediaRange(.exact(type: "text", subtype: "xml")),
+        MediaRange(.suffix(type: nil, suffix: "xml")),
+    ]
+
+    /// A serializer with `options`, accepting `acceptedMediaRanges`.
+    public init(
+        options: XMLParsingOptions = XMLParsingOptions(), parsesEagerly: Bool = false,
+        acceptedMediaRanges: [MediaRange] = XMLParserResponseSerializer.defaultMediaRanges
+    ) {
+        self.options = options
+        self.parsesEagerly = parsesEagerly
+        self.acceptedMediaRanges = acceptedMediaRanges
+    }
+
+    /// `xmlParser`.
+    public var serializerID: SerializerID { "xmlParser" }
+
+    /// A parser over the body, with the response's media type (for its `charset`).
+    ///
+    /// - Throws: With ``parsesEagerly``, the parse error, carrying the response, its media type and this
+    ///   serializer's id.
+    public func serialize(_ response: Response) throws(SerializationError) -> XMLStreamParser {
+        let parser = XMLStreamParser(data: response.body, mediaType: response.contentType, options: options)
+        if parsesEagerly {
+            do {
+                try parser.forEachEvent { _, _ in }
+            } catch {
+                throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+            }
+        }
+        return parser
+    }
+}

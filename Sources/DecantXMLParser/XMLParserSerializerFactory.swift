@@ -1,0 +1,89 @@
+public import DecantCore
+
+/// Builds ``XMLParserResponseSerializer``s from typed options or configuration options: the parsing options of
+/// `XMLParsingOptions.optionSchema`, `parsesEagerly` and `mediaRanges`.
+public struct XMLParserSerializerFactory: SerializerFactory {
+    /// The serializer's typed options.
+    public struct Options: Sendable, Hashable {
+        /// Namespace handling and limits.
+        public var parsing: XMLParsingOptions
+        /// Whether the serializer parses the body once during `serialize` to surface errors.
+        public var parsesEagerly: Bool
+        /// The media ranges accepted.
+        public var mediaRanges: [MediaRange]
+
+        /// Options with the given parts.
+        public init(
+            parsing: XMLParsingOptions = XMLParsingOptions(), parsesEagerly: Bool = false,
+            mediaRanges: [MediaRange] = XMLParserResponseSerializer.defaultMediaRanges
+        ) {
+            self.parsing = parsing
+            self.parsesEagerly = parsesEagerly
+            self.mediaRanges = mediaRanges
+        }
+    }
+
+    /// The options used when a configuration sets none.
+    public let defaultOptions: Options
+
+    /// A factory whose serializers start from `defaultOptions`.
+    public init(defaultOptions: Options = Options()) {
+        self.defaultOptions = defaultOptions
+    }
+
+    /// `xmlParser`.
+    public var id: SerializerID { "xmlParser" }
+
+    /// A one-line description for registry listings.
+    public var summary: String {
+        "Returns a ready-to-run streaming XML parser (Decant's own, bounded, never fetching external entities)."
+    }
+
+    /// The default options' media ranges.
+    public var mediaRanges: [MediaRange] { defaultOptions.mediaRanges }
+
+    /// `XMLParsingOptions.optionSchema`, `parsesEagerly` and `mediaRanges`.
+    public var optionSchema: [SerializerOption] {
+        XMLParsingOptions.optionSchema + [
+            SerializerOption(
+                "parsesEagerly", .bool, default: false,
+                summary: "Parses the body during serialization so errors surface in the chain with the response."),
+            SerializerOption(
+                "mediaRanges", .mediaRangeArray,
+                default: .array(XMLParserResponseSerializer.defaultMediaRanges.map { .string($0.description) }),
+                summary: "The media ranges the serializer accepts."),
+        ]
+    }
+
+    /// A serializer with `options`.
+    public func makeSerializer(options: Options) -> XMLParserResponseSerializer {
+        XMLParserResponseSerializer(
+            options: options.parsing, parsesEagerly: options.parsesEagerly, acceptedMediaRanges: options.mediaRanges)
+    }
+
+    /// The typed options a (validated) configuration describes.
+    ///
+    /// - Throws: `SerializationError` with code `invalidOption` for an empty `mediaRanges`.
+    public func options(from configuration: ConfigurationOptions) throws(SerializationError) -> Options {
+        var options = defaultOptions
+        try options.parsing.apply(configuration)
+        if case .bool(let eager)? = configuration["parsesEagerly"] { options.parsesEagerly = eager }
+        if case .array(let values)? = configuration["mediaRanges"] {
+            let ranges = values.compactMap { value -> MediaRange? in
+                if case .string(let text) = value { return try? MediaRange(parsing: text) }
+                return nil
+            }
+            guard !ranges.isEmpty else {
+                throw SerializationError(
+                    code: .invalidOption,
+                    message: "The option 'mediaRanges' of the serializer 'xmlParser' is empty, so the serializer would "
+                        + "accept nothing. List at least one media range, such as [\"application/xml\"], or leave the "
+                        + "option out.",
+                    serializerID: id,
+                    codingPath: ["mediaRanges"])
+            }
+            options.mediaRanges = ranges
+        }
+        return options
+    }
+}
