@@ -60,16 +60,21 @@ public struct ImageDecodingOptions: Sendable, Hashable {
     public var premultipliedAlpha: Bool
     /// Limits checked before allocating.
     public var limits: ImageLimits
+    /// For icon files (ICO/CUR), the size in pixels of the entry wanted: the entry whose larger side is closest to it
+    /// is decoded (on a tie the larger entry, then the deeper one, then the first listed). `nil`, the default,
+    /// decodes the largest entry. ``Image/chosenEntry`` tells which entry was decoded.
+    public var icoPreferredSize: Int?
 
-    /// Creates options; the defaults are scale 1, inflate on, straight alpha, default limits.
+    /// Creates options; the defaults are scale 1, inflate on, straight alpha, default limits, the largest icon entry.
     public init(
         imageScale: Double = 1, inflate: Bool = true, premultipliedAlpha: Bool = false,
-        limits: ImageLimits = ImageLimits()
+        limits: ImageLimits = ImageLimits(), icoPreferredSize: Int? = nil
     ) {
         self.imageScale = imageScale
         self.inflate = inflate
         self.premultipliedAlpha = premultipliedAlpha
         self.limits = limits
+        self.icoPreferredSize = icoPreferredSize
     }
 
     /// The scale an `@2x` or `@3x` suffix of the URL's file name (before its extension) gives, as in

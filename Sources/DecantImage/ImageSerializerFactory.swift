@@ -10,6 +10,8 @@ public import DecantCore
 /// - `maxFrames`: an integer (default 1,000): the most animation frames accepted.
 /// - `premultipliedAlpha`: a boolean (default `false`): premultiply colour samples by alpha.
 /// - `maxTotalBytes`: an integer (default 2 GiB): the most bytes of decoded output.
+/// - `icoPreferredSize`: an integer from 0 to 65,536 (default 0): for ICO/CUR, decode the entry whose larger side is
+///   closest to this many pixels; 0 decodes the largest entry. `Image.chosenEntry` tells which was decoded.
 ///
 /// ```json
 /// { "serializer": "image", "options": { "inflate": false, "maxPixels": 25000000 } }
@@ -34,7 +36,8 @@ public struct ImageSerializerFactory: SerializerFactory {
     /// ``ImageResponseSerializer/defaultMediaRanges``.
     public var mediaRanges: [MediaRange] { ImageResponseSerializer.defaultMediaRanges }
 
-    /// `imageScale`, `inflate`, `maxPixels`, `maxFrames`, `premultipliedAlpha` and `maxTotalBytes`.
+    /// `imageScale`, `inflate`, `maxPixels`, `maxFrames`, `premultipliedAlpha`, `maxTotalBytes` and
+    /// `icoPreferredSize`.
     public var optionSchema: [SerializerOption] {
         [
             SerializerOption(
@@ -55,6 +58,9 @@ public struct ImageSerializerFactory: SerializerFactory {
             SerializerOption(
                 "maxTotalBytes", .integer(1...Int.max), default: .integer(1 << 31),
                 summary: "The most bytes of decoded output over all frames."),
+            SerializerOption(
+                "icoPreferredSize", .integer(0...65_536), default: .integer(0),
+                summary: "For ICO/CUR, the size in pixels of the entry to decode (the closest); 0 for the largest."),
         ]
     }
 
@@ -79,6 +85,9 @@ public struct ImageSerializerFactory: SerializerFactory {
         if let value = Self.integer(configuration["maxPixels"]) { options.limits.maxPixels = value }
         if let value = Self.integer(configuration["maxFrames"]) { options.limits.maxFrames = value }
         if let value = Self.integer(configuration["maxTotalBytes"]) { options.limits.maxTotalBytes = value }
+        if let value = Self.integer(configuration["icoPreferredSize"]) {
+            options.icoPreferredSize = value > 0 ? value : nil
+        }
         return options
     }
 

@@ -78,4 +78,61 @@ import Testing
             _ = try? ImageDecoder.decode(Data(bytes), options: ImageDecodingOptions())
         }
     }
+
+    /// Expected sizes and CRC-32s of the RGBA8 pixels (fully transparent pixels zeroed) from Pillow 13: `Image.open`
+    /// then `im.size = (16, 16)` for smile.ico, `im.ico.getimage((w, h), 32)` for the multi-entry icon.
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
+    func preferredSizeChoosesTheClosestEntry() throws {
+        let directory = "images/image-rs/tests/images/ico/images/"
+        let smile = try Data(contentsOf: try #require(Corpora.url(directory + "smile.ico")))
+        let multiple = try Data(
+            contentsOf: try #require(Corpora.url(directory + "multiple_entries_with_different_bit_depth.ico")))
+        let cases: [(Data, Int?, Int, Int, UInt32)] = [
+            (smile, nil, 32, 0, 0x291E_3BB0),  // the largest by default
+            (smile, 16, 16, 1, 0x485D_79BF),
+            (smile, 20, 16, 1, 0x485D_79BF),  // 16 is closer than 32
+            (smile, 24, 32, 0, 0x291E_3BB0),  // a tie between 16 and 32: the larger
+            (multiple, nil, 48, 5, 0x3690_21E9),  // 48×48 at 8 and 32 bits: the deeper
+            (multiple, 24, 24, 7, 0x3F07_9481),
+            (multiple, 16, 16, 8, 0x2375_1AC9),  // three 16×16 entries: the 32-bit one
+            (multiple, 1000, 48, 5, 0x3690_21E9),
+        ]
+        for (data, preferred, size, entry, crc) in cases {
+            let options = ImageDecodingOptions(icoPreferredSize: preferred)
+            let image = try ImageDecoder.decode(data, options: options)
+            #expect(image.width == size && image.height == size, "preferred \(String(describing: preferred))")
+            #expect(image.chosenEntry == entry, "preferred \(String(describing: preferred))")
+            var pixels = image.pixels
+            for index in stride(from: 0, to: pixels.count, by: 4) where pixels[index + 3] == 0 {
+                pixels[index] = 0
+                pixels[index + 1] = 0
+                pixels[index + 2] = 0
+            }
+            #expect(Checksum.crc32(pixels) == crc, "preferred \(String(describing: preferred))")
+            var lazy = options
+            lazy.inflate = false
+            let pending = try ImageDecoder.decode(data, options: lazy)
+            #expect(pending.chosenEntry == entry && pending.width == size)
+        }
+        let factory = ImageSerializerFactory()
+        #expect(try factory.makeSerializer(configuration: ["icoPreferredSize": 16]).options.icoPreferredSize == 16)
+        #expect(try factory.makeSerializer(configuration: ["icoPreferredSize": 0]).options.icoPreferredSize == nil)
+        #expect(try factory.makeSerializer(configuration: [:]).options.icoPreferredSize == nil)
+    }
+
+    /// Fuzzer finding (FuzzICO): a directory entry claiming 32×256 for a 32×32 bitmap made the lazy image (inflate
+    /// off) report the directory's size while decoding gave the bitmap's. Both now report the entry's own header.
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
+    func lazySizeComesFromTheEntryHeader() throws {
+        let url = try #require(Corpora.url("images/image-rs/tests/images/ico/images/smile.ico"))
+        var bytes = [UInt8](try Data(contentsOf: url))
+        bytes[7] = 0  // entry 0's height: 0 means 256
+        var lazy = ImageDecodingOptions()
+        lazy.inflate = false
+        let pending = try ImageDecoder.decode(Data(bytes), options: lazy)
+        let decoded = try ImageDecoder.decode(Data(bytes), options: ImageDecodingOptions())
+        #expect(decoded.width == 32 && decoded.height == 32)
+        #expect(pending.width == decoded.width && pending.height == decoded.height)
+        #expect(try pending.decoded().pixels == decoded.pixels)
+    }
 }

@@ -163,6 +163,7 @@ enum PNGBuilder {
         #expect(
             factory.optionSchema.map(\.name) == [
                 "imageScale", "inflate", "maxPixels", "maxFrames", "premultipliedAlpha", "maxTotalBytes",
+                "icoPreferredSize",
             ])
         let serializer = try factory.makeSerializer(configuration: [
             "imageScale": 2, "inflate": false, "maxPixels": 10, "maxFrames": 5, "premultipliedAlpha": true,

@@ -323,6 +323,17 @@ struct HuffmanTable {
 
     func deallocate() { storage.deallocate() }
 
+    /// The low `length` bits of `code`, in reverse order (Huffman codes are packed most significant bit first).
+    @inline(__always)
+    static func reverse(_ code: Int, length: Int) -> Int {
+        var value = UInt32(truncatingIfNeeded: code)
+        value = (value & 0x5555) << 1 | (value >> 1 & 0x5555)
+        value = (value & 0x3333) << 2 | (value >> 2 & 0x3333)
+        value = (value & 0x0F0F) << 4 | (value >> 4 & 0x0F0F)
+        value = (value & 0x00FF) << 8 | (value >> 8 & 0x00FF)
+        return Int(value >> UInt32(16 - length))
+    }
+
     /// Fills the table for the code lengths `lengths[0..<count]`, each symbol mapping to `info[symbol]`.
     ///
     /// Over-subscribed codes are rejected; incomplete ones are allowed, and their unused entries decode as invalid.
@@ -360,8 +371,7 @@ struct HuffmanTable {
             if length == 0 { continue }
             let code = nextCode[length]
             nextCode[length] += 1
-            var reversed = 0
-            for bit in 0..<length where code & (1 << (length - 1 - bit)) != 0 { reversed |= 1 << bit }
+            let reversed = HuffmanTable.reverse(code, length: length)
             let entry = info[symbol]
             if length <= rootBits {
                 var index = reversed
@@ -529,7 +539,24 @@ extension Inflate {
         }
     }
 
+    /// Resolves one Huffman code: a root-table lookup, plus a subtable lookup for long codes; consumes its bits.
+    @inline(__always)
+    static func decodeSymbol(_ table: UnsafeMutablePointer<UInt32>, mask: UInt64, _ reader: inout BitReader) -> UInt32 {
+        var entry = table[Int(truncatingIfNeeded: reader.buffer & mask)]
+        if entry & HuffmanEntry.kindMask == HuffmanEntry.subtable {
+            reader.drop(Int(entry & 31))
+            let subMask = (UInt64(1) << UInt64(entry >> 8 & 0xFF)) &- 1
+            entry = table[Int(entry >> 16) &+ Int(truncatingIfNeeded: reader.buffer & subMask)]
+        }
+        reader.drop(Int(entry & 31))
+        return entry
+    }
+
     /// The hot loop: decodes one Huffman-coded block.
+    ///
+    /// A refill leaves at least 56 bits in the buffer: enough for three literals (15 bits each at most), or for a
+    /// whole length/distance pair after its length code (5 + 15 + 13 = 33 bits at most). So literals are decoded up
+    /// to three per refill, and a pair never needs a refill in its middle.
     static func huffmanBlock(
         _ reader: inout BitReader, literals: HuffmanTable, distances: HuffmanTable, _ output: inout OutputBuffer
     ) throws(SerializationError) {
@@ -544,75 +571,111 @@ extension Inflate {
         defer { output.count = count }
         while true {
             try reader.refill()
-            var entry = literalTable[Int(reader.buffer & literalMask)]
-            if entry & HuffmanEntry.kindMask == HuffmanEntry.subtable {
-                reader.drop(Int(entry & 31))
-                entry = literalTable[Int(entry >> 16) + Int(reader.buffer & ((1 << (entry >> 8 & 0xFF)) - 1))]
-            }
-            reader.drop(Int(entry & 31))
-            let kind = entry & HuffmanEntry.kindMask
-            if kind == HuffmanEntry.literal {
-                if count >= limitCount {
-                    output.count = count
-                    try output.reserve(1)
-                    out = output.base
-                    limitCount = output.capacity
-                    slackCount = output.capacity + OutputBuffer.slack
+            var entry = decodeSymbol(literalTable, mask: literalMask, &reader)
+            if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
+                if count &+ 3 > limitCount {
+                    // Near the end of the buffer: one literal per refill, growing the buffer when it is full.
+                    if count >= limitCount {
+                        output.count = count
+                        try output.reserve(1)
+                        out = output.base
+                        limitCount = output.growable ? output.capacity : output.limit
+                        slackCount = output.capacity + OutputBuffer.slack
+                    }
+                    out[count] = UInt8(truncatingIfNeeded: entry >> 16)
+                    count &+= 1
+                    continue
                 }
                 out[count] = UInt8(truncatingIfNeeded: entry >> 16)
-                count += 1
-                continue
+                count &+= 1
+                entry = decodeSymbol(literalTable, mask: literalMask, &reader)
+                if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
+                    out[count] = UInt8(truncatingIfNeeded: entry >> 16)
+                    count &+= 1
+                    entry = decodeSymbol(literalTable, mask: literalMask, &reader)
+                    if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
+                        out[count] = UInt8(truncatingIfNeeded: entry >> 16)
+                        count &+= 1
+                        continue
+                    }
+                }
+                if reader.bitCount < 33 { try reader.refill() }
             }
+            let kind = entry & HuffmanEntry.kindMask
             if kind != HuffmanEntry.lengthOrDistance {
                 if kind == HuffmanEntry.endOfBlock { return }
                 throw invalid(at: reader.position, "a literal/length code is invalid (RFC 1951 §3.2.5)")
             }
-            let extra = Int(entry >> 8 & 0xFF)
-            let length = Int(entry >> 16) + Int(reader.buffer & ((1 << extra) - 1))
-            reader.drop(extra)
-            var distanceEntry = distanceTable[Int(reader.buffer & distanceMask)]
-            if distanceEntry & HuffmanEntry.kindMask == HuffmanEntry.subtable {
-                reader.drop(Int(distanceEntry & 31))
-                distanceEntry =
-                    distanceTable[
-                        Int(distanceEntry >> 16) + Int(reader.buffer & ((1 << (distanceEntry >> 8 & 0xFF)) - 1))]
-            }
+            let extra = UInt64(entry >> 8 & 0xFF)
+            let length = Int(entry >> 16) &+ Int(truncatingIfNeeded: reader.buffer & ((1 << extra) &- 1))
+            reader.drop(Int(extra))
+            let distanceEntry = decodeSymbol(distanceTable, mask: distanceMask, &reader)
             guard distanceEntry & HuffmanEntry.kindMask == HuffmanEntry.lengthOrDistance else {
                 throw invalid(at: reader.position, "a distance code is invalid (RFC 1951 §3.2.5)")
             }
-            reader.drop(Int(distanceEntry & 31))
-            let distanceExtra = Int(distanceEntry >> 8 & 0xFF)
-            let distance = Int(distanceEntry >> 16) + Int(reader.buffer & ((1 << distanceExtra) - 1))
-            reader.drop(distanceExtra)
+            let distanceExtra = UInt64(distanceEntry >> 8 & 0xFF)
+            let distance =
+                Int(distanceEntry >> 16) &+ Int(truncatingIfNeeded: reader.buffer & ((1 << distanceExtra) &- 1))
+            reader.drop(Int(distanceExtra))
             guard distance <= count else {
                 throw invalid(
                     at: reader.position,
                     "a match refers to \(distance) bytes back, before the start of the "
                         + "data (RFC 1951 §3.2.5)")
             }
-            if count + length > limitCount {
+            if count &+ length > limitCount {
                 output.count = count
                 try output.reserve(length)
                 out = output.base
                 limitCount = output.growable ? output.capacity : output.limit
                 slackCount = output.capacity + OutputBuffer.slack
             }
-            let destination = out + count
-            let source = destination - distance
-            if distance >= 8 && count + length + 8 <= slackCount {
+            copyMatch(to: out + count, distance: distance, length: length, wordsFit: count &+ length &+ 8 <= slackCount)
+            count &+= length
+        }
+    }
+
+    /// Copies an LZ77 match (RFC 1951 §3.2.5) of `length` bytes from `distance` bytes back, which may overlap it.
+    ///
+    /// With `wordsFit` (the buffer has eight bytes of room past the match), eight bytes are copied at a time, up to
+    /// seven of them past the match's end (overwritten later). A distance under 8 copies its first bytes one by one
+    /// until the output repeats with a period of at least 8 bytes, then copies words from that period back.
+    @inline(__always)
+    static func copyMatch(to destination: UnsafeMutablePointer<UInt8>, distance: Int, length: Int, wordsFit: Bool) {
+        if wordsFit {
+            if distance >= 8 {
+                let source = destination - distance
                 var offset = 0
                 repeat {
                     let word = UnsafeRawPointer(source + offset).loadUnaligned(as: UInt64.self)
                     UnsafeMutableRawPointer(destination + offset).storeBytes(of: word, as: UInt64.self)
-                    offset += 8
+                    offset &+= 8
                 } while offset < length
-            } else if distance == 1 {
-                destination.update(repeating: source.pointee, count: length)
-            } else {
-                for offset in 0..<length { destination[offset] = source[offset] }
+                return
             }
-            count += length
+            if distance == 1 {
+                let word = UInt64(destination[-1]) &* 0x0101_0101_0101_0101
+                var offset = 0
+                repeat {
+                    UnsafeMutableRawPointer(destination + offset).storeBytes(of: word, as: UInt64.self)
+                    offset &+= 8
+                } while offset < length
+                return
+            }
+            // The smallest multiple of the distance that is at least 8: the output is periodic with that period too.
+            let period = (8 + distance - 1) / distance * distance
+            let lead = min(length, period - distance)
+            for offset in 0..<lead { destination[offset] = destination[offset - distance] }
+            var offset = lead
+            while offset < length {
+                let word = UnsafeRawPointer(destination + offset - period).loadUnaligned(as: UInt64.self)
+                UnsafeMutableRawPointer(destination + offset).storeBytes(of: word, as: UInt64.self)
+                offset &+= 8
+            }
+            return
         }
+        let source = destination - distance
+        for offset in 0..<length { destination[offset] = source[offset] }
     }
 }
 

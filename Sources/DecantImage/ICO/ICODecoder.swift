@@ -7,7 +7,8 @@ import DecantCore
 #endif
 
 /// An ICO/CUR decoder (Windows icon resource format, `ICONDIR`/`ICONDIRENTRY`): PNG entries and BMP (DIB) entries
-/// with their AND transparency mask; the largest entry is decoded, every entry is listed.
+/// with their AND transparency mask; the largest entry (or the one closest to `icoPreferredSize`) is decoded, every
+/// entry is listed.
 enum ICODecoder {
     struct DirectoryEntry {
         var width: Int
@@ -50,24 +51,16 @@ enum ICODecoder {
             entries.append(
                 Image.Entry(width: width, height: height, bitsPerPixel: bitsPerPixel, format: isPNG ? .png : .bmp))
         }
-        // The largest entry, then the deepest; the first listed on a tie.
-        var chosen = 0
-        for index in 1..<count {
-            let candidate = directory[index]
-            let best = directory[chosen]
-            if (candidate.width * candidate.height, candidate.bitsPerPixel) > (
-                best.width * best.height, best.bitsPerPixel
-            ) {
-                chosen = index
-            }
-        }
+        let chosen = choose(directory, preferredSize: options.icoPreferredSize)
         let entry = directory[chosen]
         guard entry.offset < bytes.count, entry.size > 0 else {
             throw invalid(6 + chosen * 16, "the chosen image lies outside the file")
         }
         guard options.inflate else {
+            // The entry's own header has the size decoding gives; the directory's bytes can disagree with it.
+            let (width, height) = headerSize(bytes, at: entry.offset) ?? (entry.width, entry.height)
             var image = Image(
-                undecoded: entry.width, height: entry.height, format: format, metadata: Image.Metadata(), source: data,
+                undecoded: width, height: height, format: format, metadata: Image.Metadata(), source: data,
                 options: options)
             image.entries = entries
             image.chosenEntry = chosen
@@ -85,6 +78,35 @@ enum ICODecoder {
         image.entries = entries
         image.chosenEntry = chosen
         return image
+    }
+
+    /// The size an entry's PNG `IHDR` or DIB header gives, or `nil` when the header is cut off or malformed.
+    static func headerSize(_ bytes: [UInt8], at offset: Int) -> (Int, Int)? {
+        guard offset >= 0, offset + 24 <= bytes.count else { return nil }
+        func big(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        func little(_ at: Int) -> Int { bytes[at..<(at + 4)].reversed().reduce(0) { $0 << 8 | Int($1) } }
+        if Array(bytes[offset..<(offset + 8)]) == PNGDecoder.signature {
+            return (big(offset + 16), big(offset + 20))
+        }
+        let width = little(offset + 4)
+        let height = Int(Int32(truncatingIfNeeded: little(offset + 8))) / 2
+        guard width > 0, height > 0 else { return nil }
+        return (width, height)
+    }
+
+    /// The index of the entry to decode: the one whose larger side is closest to `preferredSize`, or with `nil` the
+    /// largest by area; ties go to the larger entry, then the deeper one, then the first listed.
+    static func choose(_ directory: [DirectoryEntry], preferredSize: Int?) -> Int {
+        func key(_ entry: DirectoryEntry) -> (Int, Int, Int) {
+            let area = entry.width * entry.height
+            guard let preferredSize else { return (0, area, entry.bitsPerPixel) }
+            return (-abs(max(entry.width, entry.height) - preferredSize), area, entry.bitsPerPixel)
+        }
+        var chosen = 0
+        for index in directory.indices.dropFirst() where key(directory[index]) > key(directory[chosen]) {
+            chosen = index
+        }
+        return chosen
     }
 
     /// A DIB entry: a BMP without its file header, twice as tall (the XOR image, then the 1-bit AND mask).
