@@ -770,7 +770,7 @@ def main():
         json.dump(API_CONFIG, f, indent=2)
         f.write("\n")
     for area, cases in [("json", json_cases()), ("string", string_cases()), ("propertyList", plist_cases()),
-                        ("image", image_cases()), ("xml", xml_cases()),
+                        ("image", image_cases()), ("xmlDocument", xml_cases()),
                         ("configured", configured_cases())]:
         folder = os.path.join(ROOT, area)
         if os.path.isdir(folder):
