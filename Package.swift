@@ -56,6 +56,9 @@ let modules: [Module] = [
         testDependencies: ["Decant"]),
     // The command-line tool. Its output formats are a contract: keep them stable.
     Module(name: "decant", kind: .executable, dependencies: ["Decant", "DecantConformance"]),
+    // The benchmark program: each workload against its Foundation baseline, interleaved in one process. Run it in
+    // release mode: `swift run -c release decant-bench`.
+    Module(name: "decant-bench", kind: .executable, dependencies: ["Decant"], hasTests: false),
 ]
 
 /// Settings every target gets.

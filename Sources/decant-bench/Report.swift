@@ -1,0 +1,159 @@
+import Foundation
+
+/// A goal of issue 8 for one workload.
+struct Target {
+    /// The workload it applies to.
+    var workload: String
+    /// How it reads, such as `ratio ≥ 7×`.
+    var description: String
+    /// Whether a row meets it.
+    var isMet: (Row) -> Bool
+    /// The measured quantity it checks, for the line printed.
+    var measured: (Row) -> String
+
+    /// The ratio to the baseline at least `minimum`.
+    static func ratio(_ workload: String, atLeast minimum: Double) -> Target {
+        Target(
+            workload: workload, description: "ratio ≥ \(Report.format(minimum))×",
+            isMet: { ($0.ratio ?? 0) >= minimum }, measured: { $0.ratio.map { Report.format($0) + "×" } ?? "n/a" })
+    }
+
+    /// Issue 8's targets.
+    static var all: [Target] {
+        [
+            .ratio("json.parse.twitter", atLeast: 7), .ratio("json.parse.citm", atLeast: 7),
+            .ratio("json.parse.canada", atLeast: 18), .ratio("json.parse.1kb", atLeast: 7),
+            .ratio("json.decodable.twitter", atLeast: 3), .ratio("json.decodable.1kb", atLeast: 3),
+            Target(
+                workload: "registry.path.1kb", description: "registry overhead over the bare parser ≤ 5%",
+                isMet: { row in row.ratio.map { 1 / $0 - 1 <= 0.05 } ?? false },
+                measured: { row in row.ratio.map { Report.format((1 / $0 - 1) * 100) + "%" } ?? "n/a" }),
+            .ratio("string.utf8", atLeast: 3), .ratio("string.windows1252", atLeast: 3),
+            .ratio("plist.binary", atLeast: 3), .ratio("plist.xml", atLeast: 3),
+            .ratio("xml.sax", atLeast: 1), .ratio("xml.sax.delegate", atLeast: 1),
+            Target(
+                workload: "memory.canada", description: "peak RSS ≤ 4× the input",
+                isMet: { ($0.decant ?? .infinity) <= 4 },
+                measured: { $0.decant.map { Report.format($0) + "×" } ?? "n/a" }),
+        ]
+    }
+}
+
+/// Prints rows as a table or as JSON.
+enum Report {
+    /// The table, its notes and one line per target of the workloads that ran.
+    static func table(_ rows: [Row]) -> String {
+        let header = ["workload", "unit", "Decant", "baseline", "baseline name", "ratio", "spread D/B", "rounds"]
+        var lines: [[String]] = [header]
+        for row in rows {
+            if row.skipped != nil {
+                lines.append([row.workload, row.unit.rawValue, "skipped", "", "", "", "", ""])
+                continue
+            }
+            lines.append([
+                row.workload, row.unit.rawValue, row.decant.map(format) ?? "n/a", row.baseline.map(format) ?? "—",
+                row.baselineName ?? "—", row.ratio.map { format($0) + "×" } ?? "—",
+                percent(row.spread) + "/" + percent(row.baselineSpread), String(row.rounds),
+            ])
+        }
+        let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
+        let numeric: Set<Int> = [2, 3, 5, 7]
+        var text = ""
+        for (index, line) in lines.enumerated() {
+            let cells = line.indices.map { column in
+                pad(line[column], to: widths[column], right: numeric.contains(column))
+            }
+            text += cells.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
+            if index == 0 { text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
+        }
+        let notes = rows.flatMap { row in
+            (row.skipped.map { ["\(row.workload) skipped: \($0)"] } ?? []) + row.notes
+        }
+        if !notes.isEmpty {
+            text += "\nnotes:\n" + notes.map { "  - " + $0 }.joined(separator: "\n") + "\n"
+        }
+        let ran = Dictionary(rows.map { ($0.workload, $0) }, uniquingKeysWith: { first, _ in first })
+        let targets = Target.all.filter { ran[$0.workload] != nil }
+        if !targets.isEmpty {
+            text += "\ntargets (issue 8):\n"
+            for target in targets {
+                let row = ran[target.workload]!
+                let verdict: String
+                if let skipped = row.skipped {
+                    verdict = "NOT MEASURED (\(skipped))"
+                } else {
+                    verdict = (target.isMet(row) ? "met" : "NOT MET") + " (\(target.measured(row)))"
+                }
+                text += "  \(target.workload): \(target.description): \(verdict)\n"
+            }
+        }
+        return text
+    }
+
+    /// One JSON array, an object per row.
+    static func json(_ rows: [Row]) -> String {
+        let targets = Dictionary(Target.all.map { ($0.workload, $0) }, uniquingKeysWith: { first, _ in first })
+        let objects = rows.map { row in
+            var fields: [(String, String)] = [
+                ("workload", quote(row.workload)), ("unit", quote(row.unit.rawValue)), ("decant", number(row.decant)),
+                ("baseline", number(row.baseline)), ("baselineName", row.baselineName.map(quote) ?? "null"),
+                ("ratio", number(row.ratio)), ("spread", number(row.spread)),
+                ("baselineSpread", number(row.baselineSpread)), ("rounds", String(row.rounds)),
+                ("skipped", row.skipped.map(quote) ?? "null"),
+                ("notes", "[" + row.notes.map(quote).joined(separator: ",") + "]"),
+            ]
+            if let target = targets[row.workload] {
+                fields.append(("target", quote(target.description)))
+                fields.append(("targetMet", row.skipped == nil ? String(target.isMet(row)) : "null"))
+            }
+            return "{" + fields.map { quote($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+        }
+        return "[\n" + objects.map { "  " + $0 }.joined(separator: ",\n") + "\n]"
+    }
+
+    /// A value with 3 significant digits at least, no exponent.
+    static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "n/a" }
+        let magnitude = abs(value)
+        let decimals = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 1 ? 2 : 3
+        return String(format: "%.\(decimals)f", value)
+    }
+
+    private static func percent(_ value: Double?) -> String {
+        value.map { String(format: "%.1f%%", $0 * 100) } ?? "—"
+    }
+
+    private static func pad(_ text: String, to width: Int, right: Bool) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return right ? padding + text : text + padding
+    }
+
+    private static func number(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "null" }
+        return String(format: "%.6g", value)
+    }
+
+    private static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
+
+extension String {
+    /// The string without trailing spaces.
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var result = self
+        while result.last == " " { result.removeLast() }
+        return result
+    }
+}

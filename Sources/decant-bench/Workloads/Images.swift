@@ -1,0 +1,120 @@
+import Decant
+import Foundation
+
+/// Image decoding to RGBA8 in megapixels per second. Linux Foundation decodes no images, so the baseline is the
+/// reference C decoders of `../shared/tools/imgbench` when `$DECANT_IMGBENCH` names its binary (run as a subprocess
+/// on the same file, right after Decant's rounds), else none.
+enum ImageWorkloads {
+    /// `image.*`.
+    static var all: [Workload] {
+        [
+            corpusImage(
+                "image.png", path: "images/pngsuite/image-png/tests/benches/kodim07.png", mediaType: "image/png",
+                decoder: "libpng", summary: "kodim07.png, a 768×512 RGB photo"),
+            corpusImage(
+                "image.gif", path: "images/image-gif/tests/samples/interlaced.gif", mediaType: "image/gif",
+                decoder: "giflib", summary: "interlaced.gif, 540×330, one frame"),
+            generatedImage(
+                "image.bmp", file: "decant-bench.bmp", mediaType: "image/bmp", decoder: "bmp-naive",
+                summary: "a generated 1024×768 24-bit BMP"
+            ) { GeneratedBitmaps.bmp },
+            generatedImage(
+                "image.ico", file: "decant-bench.ico", mediaType: "image/x-icon", decoder: "ico",
+                summary: "a generated 256×256 32-bit ICO (BMP entry with AND mask)"
+            ) { GeneratedBitmaps.ico },
+        ]
+    }
+
+    private static func corpusImage(
+        _ name: String, path: String, mediaType: String, decoder: String, summary: String
+    ) -> Workload {
+        Workload(name: name, unit: .megapixelsPerSecond, baselineName: decoder, summary: summary) { _ in
+            let file = try Corpora.path(path)
+            let data = try Corpora.data(path)
+            return .timed(try bench(data, file: file, mediaType: mediaType, decoder: decoder))
+        }
+    }
+
+    private static func generatedImage(
+        _ name: String, file: String, mediaType: String, decoder: String, summary: String,
+        input: @escaping () -> Data
+    ) -> Workload {
+        Workload(name: name, unit: .megapixelsPerSecond, baselineName: decoder, summary: summary) { _ in
+            let data = input()
+            var path: String?
+            if ImageBench.path != nil {
+                // The C tool reads a file: write the generated image to the temporary directory.
+                let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "\(ProcessInfo.processInfo.processIdentifier)-\(file)")
+                try data.write(to: url)
+                path = url.path
+            }
+            return .timed(try bench(data, file: path, mediaType: mediaType, decoder: decoder))
+        }
+    }
+
+    /// Decant's `image` serializer on `data`; pixels counted from the decoded first frame.
+    private static func bench(_ data: Data, file: String?, mediaType: String, decoder: String) throws -> TimedBench {
+        let serializer = ImageResponseSerializer()
+        let response = Response(headers: ["Content-Type": mediaType], body: data)
+        let image = try serializer.serialize(response)
+        let decant = Contender(name: "Decant") { try serializer.serialize(response).pixels.count }
+        let baseline: Baseline
+        if let tool = ImageBench.path, let file {
+            baseline = .external(name: decoder) { settings in
+                try ImageBench.secondsPerDecode(
+                    tool: tool, file: file, decoder: decoder, seconds: settings.quick ? 0.2 : 1.0,
+                    expectedSize: (image.width, image.height))
+            }
+        } else {
+            baseline = .none(
+                reason: "\(decoder): no baseline (Linux Foundation decodes no images; set DECANT_IMGBENCH)")
+        }
+        return TimedBench(
+            quantity: Double(image.width * image.height), decant: decant, baseline: baseline,
+            note: nil)
+    }
+}
+
+/// The reference C decoders of `../shared/tools/imgbench`, run as a subprocess.
+enum ImageBench {
+    /// The binary named by `$DECANT_IMGBENCH`, when it is executable.
+    static let path: String? = {
+        guard let path = ProcessInfo.processInfo.environment["DECANT_IMGBENCH"], !path.isEmpty,
+            FileManager.default.isExecutableFile(atPath: path)
+        else { return nil }
+        return path
+    }()
+
+    /// Runs `tool -t seconds file decoder` and returns its median CPU seconds per decode.
+    static func secondsPerDecode(
+        tool: String, file: String, decoder: String, seconds: Double, expectedSize: (Int, Int)
+    ) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["-t", String(seconds), file, decoder]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchError(description: "imgbench exited with status \(process.terminationStatus)")
+        }
+        // Columns: file decoder width height in_bytes out_bytes runs cpu_median_ms ...
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { !$0.hasPrefix("#") }) else {
+            throw BenchError(description: "imgbench printed no result")
+        }
+        let fields = line.split(separator: "\t")
+        guard fields.count > 7, let width = Int(fields[2]), let height = Int(fields[3]),
+            let milliseconds = Double(fields[7]), milliseconds > 0
+        else { throw BenchError(description: "unexpected imgbench output: \(line)") }
+        guard width == expectedSize.0, height == expectedSize.1 else {
+            throw BenchError(
+                description: "imgbench decoded \(width)×\(height), Decant \(expectedSize.0)×\(expectedSize.1)")
+        }
+        return milliseconds / 1000
+    }
+}

@@ -1,0 +1,101 @@
+import Decant
+import Foundation
+
+/// Peak memory of one canada.json parse, in a fresh child process per measurement: the bench runs itself with the
+/// hidden `--memory-probe SIDE FILE` option, and the child reports how much its peak RSS (`VmHWM`) grew during
+/// the parse, after the file was read. The result is that growth as a multiple of the file size.
+enum MemoryWorkloads {
+    /// The hidden option that makes the bench a probe.
+    static let probeFlag = "--memory-probe"
+
+    /// `memory.canada`.
+    static var all: [Workload] {
+        [
+            Workload(
+                name: "memory.canada", unit: .multipleOfInput, baselineName: "JSONSerialization",
+                summary: "peak RSS growth of one canada.json parse, in a child process, as a multiple of the input",
+                prepare: measure)
+        ]
+    }
+
+    private static func measure(_ settings: RunSettings) throws -> Prepared {
+        let path = try Corpora.path(Corpora.JSONFile.canada.relativePath)
+        let size = Double(try Corpora.data(Corpora.JSONFile.canada.relativePath).count)
+        let repetitions = settings.quick ? 1 : 3
+        var decant: [Double] = []
+        var foundation: [Double] = []
+        for _ in 0..<repetitions {
+            decant.append(Double(try probe(side: "decant", path: path)) / size)
+            foundation.append(Double(try probe(side: "foundation", path: path)) / size)
+        }
+        func spread(_ values: [Double]) -> Double? {
+            let middle = Statistics.median(values)
+            return values.count > 1 && middle > 0 ? (values.max()! - values.min()!) / middle : nil
+        }
+        return .direct(
+            DirectResult(
+                decant: Statistics.median(decant), baseline: Statistics.median(foundation),
+                baselineName: "JSONSerialization", rounds: repetitions, spread: spread(decant),
+                baselineSpread: spread(foundation),
+                note: "memory.canada: peak RSS growth during the parse over the file size (\(Int(size)) bytes), "
+                    + "median of \(repetitions) child processes; spread is (max-min)/median"))
+    }
+
+    /// Runs the bench executable as a probe and returns the peak RSS growth in bytes.
+    private static func probe(side: String, path: String) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = [probeFlag, side, path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationStatus == 0, let growth = Int(text) else {
+            throw BenchError(description: "memory probe \(side) failed (status \(process.terminationStatus))")
+        }
+        return growth
+    }
+
+    /// The child's side: reads `path`, parses it once with `side` (`decant` or `foundation`), keeps the value alive
+    /// and prints the growth of the peak RSS in bytes. Returns the exit status.
+    static func runProbe(side: String, path: String) -> Int32 {
+        guard let data = FileManager.default.contents(atPath: path) else { return 1 }
+        let before = peakResidentBytes()
+        var count = 0
+        do {
+            switch side {
+            case "decant":
+                let value = try JSONParser().parse(data)
+                count = withExtendedLifetime(value) { peakResidentBytes() > 0 ? value.count : 0 }
+            case "foundation":
+                let object = try JSONSerialization.jsonObject(with: data)
+                count = withExtendedLifetime(object) { peakResidentBytes() > 0 ? 1 : 0 }
+            default:
+                return 2
+            }
+        } catch {
+            return 1
+        }
+        consume(count)
+        print(peakResidentBytes() - before)
+        return 0
+    }
+
+    /// The process's peak resident set size in bytes: `VmHWM` from `/proc/self/status`, else `ru_maxrss`.
+    ///
+    /// `VmHWM` first because Linux keeps `ru_maxrss` across `execve`: a child started by the bench would inherit
+    /// the parent's peak (hundreds of MB after the other workloads) and show no growth at all.
+    private static func peakResidentBytes() -> Int {
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.dropFirst("VmHWM:".count).filter(\.isNumber))
+        {
+            return kilobytes * 1024
+        }
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
+    }
+}
