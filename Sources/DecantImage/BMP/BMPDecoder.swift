@@ -25,13 +25,25 @@ enum BMPDecoder {
         var bitsPerPixel: Int
         var compression: Int
         var masks: [UInt32]  // red, green, blue, alpha
-        var palette: [UInt8]  // RGBA entries
+        var palette: [UInt32]  // 256 RGBA8 colours in memory order (R, G, B, A bytes)
         var dataOffset: Int
         var pixelsPerMeter: (Int, Int)?
     }
 
     static func decode(_ data: Data, options: ImageDecodingOptions) throws(SerializationError) -> Image {
-        let bytes = [UInt8](data)
+        let result: Result<Image, SerializationError> = data.withUnsafeBytes { bytes in
+            do throws(SerializationError) {
+                return .success(try decode(bytes, source: data, options: options))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, source data: Data, options: ImageDecodingOptions
+    ) throws(SerializationError) -> Image {
         let header = try parseHeader(bytes, limits: options.limits)
         var metadata = Image.Metadata()
         metadata.bitDepth = header.bitsPerPixel
@@ -49,7 +61,8 @@ enum BMPDecoder {
             metadata: metadata)
     }
 
-    static func parseHeader(_ bytes: [UInt8], limits: ImageLimits) throws(SerializationError) -> Header {
+    /// Reads the file and info headers, bit masks and palette; every read is inside `bytes` (checked before it).
+    static func parseHeader(_ bytes: UnsafeRawBufferPointer, limits: ImageLimits) throws(SerializationError) -> Header {
         func u16(_ offset: Int) -> Int { Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 }
         func u32(_ offset: Int) -> UInt32 {
             UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
@@ -116,18 +129,17 @@ enum BMPDecoder {
         default:
             throw unsupported("\(bitsPerPixel) bits per pixel with compression \(compression)")
         }
-        var palette: [UInt8] = []
+        var palette: [UInt32] = []
         if bitsPerPixel <= 8 {
+            // Entries past the file's palette are opaque black.
             let entrySize = infoSize == 12 ? 3 : 4
             var count = colorsUsed > 0 ? min(colorsUsed, 1 << bitsPerPixel) : 1 << bitsPerPixel
             count = min(count, max(0, (min(dataOffset, bytes.count) - paletteStart) / entrySize))
-            palette = [UInt8](repeating: 0, count: 256 * 4)
-            for entry in 0..<256 { palette[entry * 4 + 3] = 255 }
+            palette = [UInt32](repeating: UInt32(0xFF00_0000).littleEndian, count: 256)
             for entry in 0..<count {
                 let at = paletteStart + entry * entrySize
-                palette[entry * 4] = bytes[at + 2]
-                palette[entry * 4 + 1] = bytes[at + 1]
-                palette[entry * 4 + 2] = bytes[at]
+                let colour = UInt32(bytes[at + 2]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at]) << 16 | 0xFF00_0000
+                palette[entry] = colour.littleEndian
             }
         }
         return Header(
@@ -135,40 +147,190 @@ enum BMPDecoder {
             masks: masks, palette: palette, dataOffset: dataOffset, pixelsPerMeter: ppm)
     }
 
-    /// A mask's shift and a table scaling its values to 0...255.
-    static func channel(_ mask: UInt32) -> (shift: UInt32, maximum: UInt32) {
-        guard mask != 0 else { return (0, 0) }
-        let shift = UInt32(mask.trailingZeroBitCount)
-        return (shift, mask >> shift)
+    /// A bit-field channel: its mask's shift, and its values scaled to 0...255 (a table for masks up to 12 bits wide).
+    struct Channel {
+        let mask: UInt32
+        let shift: UInt32
+        let maximum: UInt32
+        let table: [UInt8]
+
+        init(mask: UInt32, isAlpha: Bool) {
+            self.mask = mask
+            shift = mask == 0 ? 0 : UInt32(mask.trailingZeroBitCount)
+            maximum = mask >> shift
+            if mask == 0 {
+                table = [isAlpha ? 255 : 0]
+            } else if maximum < 4096 {
+                let maximum = UInt64(maximum)
+                table = (0...maximum).map { UInt8(($0 * 255 + maximum / 2) / maximum) }
+            } else {
+                table = []
+            }
+        }
+
+        /// The channel's 8-bit value in a pixel.
+        @inline(__always)
+        func value(_ pixel: UInt32, _ table: UnsafeBufferPointer<UInt8>) -> UInt32 {
+            let sample = (pixel & mask) >> shift
+            if table.count > 0 { return UInt32(table[Int(sample)]) }
+            return UInt32((UInt64(sample) * 255 + UInt64(maximum) / 2) / UInt64(maximum))
+        }
     }
 
-    static func decodePixels(_ bytes: [UInt8], _ header: Header) throws(SerializationError) -> [UInt8] {
-        let width = header.width
-        let height = header.height
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    static func decodePixels(_ bytes: UnsafeRawBufferPointer, _ header: Header) throws(SerializationError) -> [UInt8] {
         guard header.dataOffset < bytes.count else {
             throw SerializationError(
                 code: .truncatedBody, message: "The BMP image has no pixel data.", offset: bytes.count)
         }
-        func rowIndex(_ fileRow: Int) -> Int { header.topDown ? fileRow : height - 1 - fileRow }
-        if header.compression == 1 || header.compression == 2 {
-            // RLE8 / RLE4: pixels not written stay transparent black.
-            var x = 0
-            var fileRow = 0
-            var position = header.dataOffset
-            let isFour = header.compression == 2
-            func put(_ index: Int) {
-                guard x < width, fileRow < height else { return }
-                let target = (rowIndex(fileRow) * width + x) * 4
-                for channel in 0..<4 { pixels[target + channel] = header.palette[index * 4 + channel] }
-                x += 1
+        let width = header.width
+        let height = header.height
+        return [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            let target = UnsafeMutableRawPointer(buffer.baseAddress!)
+            let source = bytes.baseAddress!
+            if header.compression == 1 || header.compression == 2 {
+                // Pixels an RLE stream does not write stay transparent black.
+                buffer.initialize(repeating: 0)
+                decodeRLE(bytes, header, into: target)
+            } else {
+                let rows = decodeRows(source, count: bytes.count, header, into: target)
+                // A short file: the rows it lacks stay transparent black.
+                for fileRow in rows..<height {
+                    let row = header.topDown ? fileRow : height - 1 - fileRow
+                    (target + row * width * 4).initializeMemory(as: UInt8.self, repeating: 0, count: width * 4)
+                }
+            }
+            count = width * height * 4
+        }
+    }
+
+    /// Decodes the uncompressed and bit-field rows present in the file, one 4-byte store per pixel; returns how many.
+    static func decodeRows(
+        _ source: UnsafeRawPointer, count byteCount: Int, _ header: Header, into target: UnsafeMutableRawPointer
+    ) -> Int {
+        let width = header.width
+        let height = header.height
+        let bitsPerPixel = header.bitsPerPixel
+        let stride = (width * bitsPerPixel + 31) / 32 * 4
+        let rowBytes = (width * bitsPerPixel + 7) / 8
+        let available =
+            header.dataOffset + rowBytes <= byteCount ? (byteCount - header.dataOffset - rowBytes) / stride + 1 : 0
+        let rows = min(height, available)
+        let opaque = UInt32(0xFF00_0000)
+        let masks = header.masks
+        let standard =
+            bitsPerPixel == 32 && masks[0] == 0x00FF_0000 && masks[1] == 0x0000_FF00 && masks[2] == 0x0000_00FF
+            && (masks[3] == 0 || masks[3] == 0xFF00_0000)
+        let channels = (0..<4).map { Channel(mask: masks[$0], isAlpha: $0 == 3) }
+        header.palette.withUnsafeBufferPointer { palette in
+            for fileRow in 0..<rows {
+                let from = source + header.dataOffset + fileRow * stride
+                let to = target + (header.topDown ? fileRow : height - 1 - fileRow) * width * 4
+                switch bitsPerPixel {
+                case 24:
+                    // Four pixels (B G R, 12 bytes) per step, each from a 4-byte load ending at its R byte:
+                    // byte-swapped, that is R G B and one byte more, which the opaque alpha replaces.
+                    var column = 0
+                    while column + 4 <= width {
+                        let at = from + column * 3
+                        @inline(__always) func load(_ offset: Int) -> UInt32 {
+                            UInt32(littleEndian: at.loadUnaligned(fromByteOffset: offset, as: UInt32.self)).byteSwapped
+                        }
+                        let out = to + column * 4
+                        out.storeBytes(of: (load(0) >> 8 | opaque).littleEndian, as: UInt32.self)
+                        out.storeBytes(of: (load(2) | opaque).littleEndian, toByteOffset: 4, as: UInt32.self)
+                        out.storeBytes(of: (load(5) | opaque).littleEndian, toByteOffset: 8, as: UInt32.self)
+                        out.storeBytes(of: (load(8) | opaque).littleEndian, toByteOffset: 12, as: UInt32.self)
+                        column += 4
+                    }
+                    while column < width {
+                        let at = from + column * 3
+                        let pixel =
+                            UInt32(at.load(fromByteOffset: 2, as: UInt8.self))
+                            | UInt32(at.load(fromByteOffset: 1, as: UInt8.self)) << 8
+                            | UInt32(at.load(as: UInt8.self)) << 16
+                        (to + column * 4).storeBytes(of: (pixel | opaque).littleEndian, as: UInt32.self)
+                        column += 1
+                    }
+                case 32 where standard:
+                    let alpha = masks[3] == 0 ? opaque : 0
+                    for column in 0..<width {
+                        let value = UInt32(
+                            littleEndian: from.loadUnaligned(fromByteOffset: column * 4, as: UInt32.self))
+                        let pixel = (value >> 16 & 0xFF) | (value & 0xFF00_FF00) | (value & 0xFF) << 16 | alpha
+                        (to + column * 4).storeBytes(of: pixel.littleEndian, as: UInt32.self)
+                    }
+                case 16, 32:
+                    channels[0].table.withUnsafeBufferPointer { red in
+                        channels[1].table.withUnsafeBufferPointer { green in
+                            channels[2].table.withUnsafeBufferPointer { blue in
+                                channels[3].table.withUnsafeBufferPointer { alpha in
+                                    for column in 0..<width {
+                                        let value =
+                                            bitsPerPixel == 32
+                                            ? UInt32(
+                                                littleEndian: from.loadUnaligned(
+                                                    fromByteOffset: column * 4, as: UInt32.self))
+                                            : UInt32(
+                                                UInt16(
+                                                    littleEndian: from.loadUnaligned(
+                                                        fromByteOffset: column * 2, as: UInt16.self)))
+                                        let pixel =
+                                            channels[0].value(value, red) | channels[1].value(value, green) << 8
+                                            | channels[2].value(value, blue) << 16
+                                            | channels[3].value(value, alpha) << 24
+                                        (to + column * 4).storeBytes(of: pixel.littleEndian, as: UInt32.self)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                case 8:
+                    for column in 0..<width {
+                        let index = Int(from.load(fromByteOffset: column, as: UInt8.self))
+                        (to + column * 4).storeBytes(of: palette[index], as: UInt32.self)
+                    }
+                default:  // 1 and 4 bits per pixel, the first pixel in the high bits
+                    let perByte = 8 / bitsPerPixel
+                    let indexMask = (1 << bitsPerPixel) - 1
+                    for column in 0..<width {
+                        let byte = Int(from.load(fromByteOffset: column / perByte, as: UInt8.self))
+                        let index = byte >> (8 - bitsPerPixel - column % perByte * bitsPerPixel) & indexMask
+                        (to + column * 4).storeBytes(of: palette[index], as: UInt32.self)
+                    }
+                }
+            }
+        }
+        return rows
+    }
+
+    /// Decodes RLE8 or RLE4 data into a zeroed canvas: runs and absolute runs clipped to the row, end of line, end of
+    /// bitmap, and deltas.
+    static func decodeRLE(_ bytes: UnsafeRawBufferPointer, _ header: Header, into target: UnsafeMutableRawPointer) {
+        let width = header.width
+        let height = header.height
+        let isFour = header.compression == 2
+        var x = 0
+        var fileRow = 0
+        var position = header.dataOffset
+        header.palette.withUnsafeBufferPointer { palette in
+            /// Where the next pixel goes and how many fit on its row (0 past the row's end).
+            func room() -> (UnsafeMutableRawPointer, Int) {
+                let row = header.topDown ? fileRow : height - 1 - fileRow
+                return (target + (row * width + x) * 4, max(0, width - x))
             }
             decoding: while position + 1 < bytes.count && fileRow < height {
                 let count = Int(bytes[position])
                 let value = Int(bytes[position + 1])
                 position += 2
                 if count > 0 {
-                    for step in 0..<count { put(isFour ? (step & 1 == 0 ? value >> 4 : value & 15) : value) }
+                    let (to, room) = room()
+                    let pixels = min(count, room)
+                    let even = palette[isFour ? value >> 4 : value]
+                    let odd = palette[isFour ? value & 15 : value]
+                    for step in 0..<pixels {
+                        to.storeBytes(of: step & 1 == 0 ? even : odd, toByteOffset: step * 4, as: UInt32.self)
+                    }
+                    x += pixels
                     continue
                 }
                 switch value {
@@ -185,53 +347,19 @@ enum BMPDecoder {
                 default:
                     let byteCount = isFour ? (value + 1) / 2 : value
                     guard position + byteCount <= bytes.count else { break decoding }
-                    for step in 0..<value {
-                        let byte = Int(bytes[position + (isFour ? step / 2 : step)])
-                        put(isFour ? (step & 1 == 0 ? byte >> 4 : byte & 15) : byte)
+                    let (to, room) = room()
+                    let pixels = min(value, room)
+                    for step in 0..<pixels {
+                        let index =
+                            isFour
+                            ? Int(bytes[position + step / 2]) >> (step & 1 == 0 ? 4 : 0) & 15
+                            : Int(bytes[position + step])
+                        to.storeBytes(of: palette[index], toByteOffset: step * 4, as: UInt32.self)
                     }
+                    x += pixels
                     position += (byteCount + 1) & ~1
                 }
             }
-            return pixels
         }
-        let bitsPerPixel = header.bitsPerPixel
-        let stride = (width * bitsPerPixel + 31) / 32 * 4
-        let channels = header.masks.map(channel)
-        for fileRow in 0..<height {
-            let start = header.dataOffset + fileRow * stride
-            guard start + (width * bitsPerPixel + 7) / 8 <= bytes.count else { break }  // a short file: rest stays 0
-            var target = rowIndex(fileRow) * width * 4
-            for column in 0..<width {
-                switch bitsPerPixel {
-                case 1, 4, 8:
-                    let bit = column * bitsPerPixel
-                    let index =
-                        Int(bytes[start + bit / 8] >> UInt8(8 - bitsPerPixel - bit % 8)) & ((1 << bitsPerPixel) - 1)
-                    for channel in 0..<4 { pixels[target + channel] = header.palette[index * 4 + channel] }
-                case 24:
-                    let at = start + column * 3
-                    pixels[target] = bytes[at + 2]
-                    pixels[target + 1] = bytes[at + 1]
-                    pixels[target + 2] = bytes[at]
-                    pixels[target + 3] = 255
-                default:
-                    let at = start + column * (bitsPerPixel / 8)
-                    var value = UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8
-                    if bitsPerPixel == 32 { value |= UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24 }
-                    for channel in 0..<4 {
-                        let (shift, maximum) = channels[channel]
-                        if maximum == 0 {
-                            pixels[target + channel] = channel == 3 ? 255 : 0
-                        } else {
-                            let sample = (value & header.masks[channel]) >> shift
-                            pixels[target + channel] = UInt8(
-                                (UInt64(sample) * 255 + UInt64(maximum) / 2) / UInt64(maximum))
-                        }
-                    }
-                }
-                target += 4
-            }
-        }
-        return pixels
     }
 }

@@ -10,14 +10,48 @@ import DecantCore
 /// image data, interlacing, global and local colour tables, transparency, and every frame composited with its
 /// disposal method.
 enum GIFDecoder {
-    /// One frame as stored: its rectangle, RGBA pixels of that rectangle (transparent index → alpha 0), and its
-    /// graphic control values.
+    /// One frame as stored: its rectangle, palette indices of that rectangle, its colour table as RGBA values, and
+    /// its graphic control values.
     struct RawFrame {
         var x: Int, y: Int, width: Int, height: Int
-        var rgba: [UInt8]
+        /// `width * height` palette indices in stored row order (the four interlace passes when `isInterlaced`).
+        var indices: [UInt8]
+        var isInterlaced: Bool
+        /// 256 RGBA8 colours as stored in memory (R, G, B, A bytes): the colour table's entries, black past its end,
+        /// alpha 0 for the transparent index.
+        var palette: [UInt32]
         var transparentIndex: Int?
         var delay: Double
         var disposal: Image.Frame.Disposal
+
+        /// The stored row holding each row of the rectangle, top to bottom (GIF89a Appendix E for interlacing).
+        var storedRows: [Int] {
+            guard isInterlaced else { return Array(0..<height) }
+            var rows = [Int](repeating: 0, count: height)
+            var stored = 0
+            for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
+                for row in Swift.stride(from: start, to: height, by: step) {
+                    rows[row] = stored
+                    stored += 1
+                }
+            }
+            return rows
+        }
+
+        /// The rectangle's own RGBA8 pixels, top to bottom (the transparent index with alpha 0).
+        var rgba: [UInt8] {
+            guard width > 0 && height > 0 else { return [] }
+            var result = [UInt8](repeating: 0, count: width * height * 4)
+            let rows = storedRows
+            result.withUnsafeMutableBytes { target in
+                for row in 0..<height {
+                    GIFDecoder.map(
+                        indices, from: rows[row] * width, count: width, palette: palette, transparentIndex: nil,
+                        into: target.baseAddress! + row * width * 4)
+                }
+            }
+            return result
+        }
     }
 
     struct Stream {
@@ -68,7 +102,14 @@ enum GIFDecoder {
     static func composite(_ stream: Stream) -> [Image.Frame] {
         let width = stream.width
         let height = stream.height
-        var canvas = [UInt8](repeating: 0, count: width * height * 4)
+        // The canvas starts transparent black, unless the first frame covers all of it with opaque pixels.
+        let coversCanvas = stream.frames.first.map {
+            $0.x == 0 && $0.y == 0 && $0.width >= width && $0.height >= height && $0.transparentIndex == nil
+        }
+        var canvas = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            if coversCanvas != true { buffer.initialize(repeating: 0) }
+            count = width * height * 4
+        }
         var result: [Image.Frame] = []
         result.reserveCapacity(stream.frames.count)
         for frame in stream.frames {
@@ -76,22 +117,13 @@ enum GIFDecoder {
             let right = min(width, frame.x + frame.width)
             let bottom = min(height, frame.y + frame.height)
             if frame.x < right && frame.y < bottom {
-                canvas.withUnsafeMutableBufferPointer { target in
-                    frame.rgba.withUnsafeBufferPointer { source in
-                        for row in frame.y..<bottom {
-                            var from = (row - frame.y) * frame.width * 4
-                            var to = (row * width + frame.x) * 4
-                            for _ in frame.x..<right {
-                                if source[from + 3] != 0 || frame.transparentIndex == nil {
-                                    target[to] = source[from]
-                                    target[to + 1] = source[from + 1]
-                                    target[to + 2] = source[from + 2]
-                                    target[to + 3] = source[from + 3]
-                                }
-                                from += 4
-                                to += 4
-                            }
-                        }
+                let rows = frame.storedRows
+                canvas.withUnsafeMutableBytes { target in
+                    for row in frame.y..<bottom {
+                        map(
+                            frame.indices, from: rows[row - frame.y] * frame.width, count: right - frame.x,
+                            palette: frame.palette, transparentIndex: frame.transparentIndex,
+                            into: target.baseAddress! + (row * width + frame.x) * 4)
                     }
                 }
             }
@@ -102,9 +134,11 @@ enum GIFDecoder {
             switch frame.disposal {
             case .background:
                 if frame.x < right && frame.y < bottom {
-                    for row in frame.y..<bottom {
-                        let start = (row * width + frame.x) * 4
-                        for index in start..<(start + (right - frame.x) * 4) { canvas[index] = 0 }
+                    canvas.withUnsafeMutableBytes { target in
+                        for row in frame.y..<bottom {
+                            (target.baseAddress! + (row * width + frame.x) * 4).initializeMemory(
+                                as: UInt8.self, repeating: 0, count: (right - frame.x) * 4)
+                        }
                     }
                 }
             case .previous:
@@ -114,6 +148,32 @@ enum GIFDecoder {
             }
         }
         return result
+    }
+
+    /// Writes the colours of `count` indices starting at `start` to `target`, one 4-byte store per pixel; pixels with
+    /// the transparent index are skipped (left as they are).
+    @inline(__always)
+    static func map(
+        _ indices: [UInt8], from start: Int, count: Int, palette: [UInt32], transparentIndex: Int?,
+        into target: UnsafeMutableRawPointer
+    ) {
+        guard count > 0 else { return }
+        indices.withUnsafeBufferPointer { indices in
+            palette.withUnsafeBufferPointer { palette in
+                let source = indices.baseAddress! + start
+                let colours = palette.baseAddress!
+                if let transparentIndex {
+                    let transparent = UInt8(truncatingIfNeeded: transparentIndex)
+                    for pixel in 0..<count where source[pixel] != transparent {
+                        target.storeBytes(of: colours[Int(source[pixel])], toByteOffset: pixel * 4, as: UInt32.self)
+                    }
+                } else {
+                    for pixel in 0..<count {
+                        target.storeBytes(of: colours[Int(source[pixel])], toByteOffset: pixel * 4, as: UInt32.self)
+                    }
+                }
+            }
+        }
     }
 
     /// Reads the blocks of a GIF file; with `decodingPixels` off, only counts the frames.
@@ -209,7 +269,9 @@ enum GIFDecoder {
                     break
                 }
                 try limits.check(width: frameWidth, height: frameHeight)
+                // The LZW data, its sub-blocks joined, with room for the decoder's 4-byte loads past its end.
                 var data: [UInt8] = []
+                data.reserveCapacity(min(bytes.count - position, frameWidth * frameHeight * 2) + LZW.dataPadding)
                 while true {
                     guard position < bytes.count else { throw truncated(bytes.count, "the image data") }
                     let size = Int(bytes[position])
@@ -222,12 +284,13 @@ enum GIFDecoder {
                 guard let table else {
                     throw invalid(position, "an image has neither a local nor a global colour table")
                 }
-                var indices = LZW.decode(data, minimumCodeSize: minimumCodeSize, pixelCount: frameWidth * frameHeight)
-                if interlaced { indices = deinterlace(indices, width: frameWidth, height: frameHeight) }
-                let rgba = colourize(indices, table: table, transparent: transparent)
+                data.append(contentsOf: repeatElement(0, count: LZW.dataPadding))
+                let indices = LZW.decode(
+                    padded: data, minimumCodeSize: minimumCodeSize, pixelCount: frameWidth * frameHeight)
                 stream.frames.append(
                     RawFrame(
-                        x: frameX, y: frameY, width: frameWidth, height: frameHeight, rgba: rgba,
+                        x: frameX, y: frameY, width: frameWidth, height: frameHeight, indices: indices,
+                        isInterlaced: interlaced, palette: palette(table, transparent: transparent),
                         transparentIndex: transparent, delay: delay, disposal: disposal))
                 transparent = nil
                 delay = 0
@@ -241,150 +304,130 @@ enum GIFDecoder {
         return stream
     }
 
-    /// RGBA for palette indices: the palette's colour, alpha 0 for the transparent index (and black for indices
-    /// past the table's end).
-    static func colourize(_ indices: [UInt8], table: [UInt8], transparent: Int?) -> [UInt8] {
-        var palette = [UInt8](repeating: 0, count: 256 * 4)
+    /// A colour table as 256 RGBA8 values in memory order: the table's colours, black past its end, and alpha 0 for
+    /// the transparent index.
+    static func palette(_ table: [UInt8], transparent: Int?) -> [UInt32] {
+        var palette = [UInt32](repeating: 0, count: 256)
         for entry in 0..<256 {
+            var colour: UInt32 = entry == transparent ? 0 : 0xFF00_0000
             if entry * 3 + 2 < table.count {
-                palette[entry * 4] = table[entry * 3]
-                palette[entry * 4 + 1] = table[entry * 3 + 1]
-                palette[entry * 4 + 2] = table[entry * 3 + 2]
+                colour |=
+                    UInt32(table[entry * 3]) | UInt32(table[entry * 3 + 1]) << 8 | UInt32(table[entry * 3 + 2]) << 16
             }
-            palette[entry * 4 + 3] = entry == transparent ? 0 : 255
+            palette[entry] = colour.littleEndian
         }
-        return [UInt8](unsafeUninitializedCapacity: indices.count * 4) { buffer, count in
-            palette.withUnsafeBytes { colours in
-                indices.withUnsafeBufferPointer { source in
-                    let target = UnsafeMutableRawPointer(buffer.baseAddress!)
-                    for pixel in 0..<source.count {
-                        let colour = colours.load(fromByteOffset: Int(source[pixel]) * 4, as: UInt32.self)
-                        target.storeBytes(of: colour, toByteOffset: pixel * 4, as: UInt32.self)
-                    }
-                }
-            }
-            count = indices.count * 4
-        }
-    }
-
-    /// Reorders rows from the four interlace passes (GIF89a Appendix E) to top-to-bottom order.
-    static func deinterlace(_ indices: [UInt8], width: Int, height: Int) -> [UInt8] {
-        var result = [UInt8](repeating: 0, count: indices.count)
-        var sourceRow = 0
-        for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
-            var row = start
-            while row < height {
-                let source = sourceRow * width
-                let target = row * width
-                for column in 0..<width { result[target + column] = indices[source + column] }
-                sourceRow += 1
-                row += step
-            }
-        }
-        return result
+        return palette
     }
 }
 
 /// The variable-length-code LZW decoder of GIF (GIF89a Appendix F): codes LSB first, up to 12 bits, with clear and
 /// end-of-information codes.
+///
+/// Every string a code stands for, except a single index, is the previous code's string plus one index, and the
+/// decoder writes strings one after another: so each table entry is a range of the output already written (the
+/// previous string's start, one index longer), and decoding a code copies that range forward, 8 bytes at a time.
 enum LZW {
-    /// Decodes exactly `pixelCount` indices; missing data leaves zeros, extra data is ignored, invalid codes end the
-    /// image (as browsers do).
-    static func decode(_ data: [UInt8], minimumCodeSize: Int, pixelCount: Int) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: pixelCount)
-        let clear = 1 << minimumCodeSize
-        let tables = UnsafeMutableRawPointer.allocate(byteCount: 4096 * 16, alignment: 8)
-        defer { tables.deallocate() }
-        let lengths = tables.bindMemory(to: Int.self, capacity: 4096)
-        let prefix = (tables + 4096 * 8).bindMemory(to: Int16.self, capacity: 4096)
-        let suffix = (tables + 4096 * 12).bindMemory(to: UInt8.self, capacity: 4096)
-        let first = (tables + 4096 * 14).bindMemory(to: UInt8.self, capacity: 4096)
-        lengths.initialize(repeating: 0, count: 4096)
-        prefix.initialize(repeating: -1, count: 4096)
-        suffix.initialize(repeating: 0, count: 4096)
-        first.initialize(repeating: 0, count: 4096)
-        for code in 0..<min(clear, 4096) {
-            suffix[code] = UInt8(truncatingIfNeeded: code)
-            first[code] = UInt8(truncatingIfNeeded: code)
-            lengths[code] = 1
+    /// How many bytes past its end the decoder may read from its data (which must be zero or any value).
+    static let dataPadding = 4
+    /// How many bytes past the output's end a copy may write.
+    static let outputSlack = 8
+
+    /// Decodes exactly `pixelCount` indices from `padded`, the LZW data followed by ``dataPadding`` bytes; missing
+    /// data leaves zeros, extra data is ignored, invalid codes end the image (as browsers do).
+    static func decode(padded: [UInt8], minimumCodeSize: Int, pixelCount: Int) -> [UInt8] {
+        precondition(padded.count >= dataPadding)
+        var output = [UInt8](repeating: 0, count: pixelCount + outputSlack)
+        let table = UnsafeMutablePointer<Int>.allocate(capacity: 2 * 4096)
+        defer { table.deallocate() }
+        padded.withUnsafeBytes { input in
+            output.withUnsafeMutableBufferPointer { buffer in
+                decode(
+                    input.baseAddress!, bitCount: (padded.count - dataPadding) * 8, minimumCodeSize: minimumCodeSize,
+                    into: buffer.baseAddress!, count: pixelCount, starts: table, lengths: table + 4096)
+            }
         }
-        output.withUnsafeMutableBufferPointer { buffer in
-            decode(
-                data, minimumCodeSize: minimumCodeSize, into: buffer, lengths: lengths, prefix: prefix,
-                suffix: suffix, first: first)
-        }
+        output.removeLast(outputSlack)
         return output
     }
 
+    /// Decodes into `output` (`count` indices, plus ``outputSlack`` writable bytes after them); `starts` and
+    /// `lengths` (4096 entries each) hold each code's string as a range of the output.
     static func decode(
-        _ data: [UInt8], minimumCodeSize: Int, into output: UnsafeMutableBufferPointer<UInt8>,
-        lengths: UnsafeMutablePointer<Int>, prefix: UnsafeMutablePointer<Int16>, suffix: UnsafeMutablePointer<UInt8>,
-        first: UnsafeMutablePointer<UInt8>
+        _ input: UnsafeRawPointer, bitCount: Int, minimumCodeSize: Int, into output: UnsafeMutablePointer<UInt8>,
+        count pixelCount: Int, starts: UnsafeMutablePointer<Int>, lengths: UnsafeMutablePointer<Int>
     ) {
-        let pixelCount = output.count
         let clear = 1 << minimumCodeSize
         let end = clear + 1
         var codeSize = minimumCodeSize + 1
+        var mask = (1 << codeSize) - 1
         var next = clear + 2
-        var previous = -1
-        var bitBuffer = 0
-        var bitCount = 0
-        var position = 0
+        var previousStart = -1  // the previous string's start in the output; -1 right after a clear code
+        var previousLength = 0
+        var bitPosition = 0
         var written = 0
         while written < pixelCount {
-            while bitCount < codeSize {
-                guard position < data.count else { return }
-                bitBuffer |= Int(data[position]) << bitCount
-                position += 1
-                bitCount += 8
-            }
-            let code = bitBuffer & ((1 << codeSize) - 1)
-            bitBuffer >>= codeSize
-            bitCount -= codeSize
-            if code == clear {
-                codeSize = minimumCodeSize + 1
-                next = clear + 2
-                previous = -1
-                continue
-            }
-            if code == end { return }
-            var entry: Int
-            if code < next && (code < clear || code > end) {
-                entry = code
-                if previous >= 0 && next < 4096 {
-                    prefix[next] = Int16(previous)
-                    suffix[next] = first[code]
-                    first[next] = first[previous]
-                    lengths[next] = lengths[previous] + 1
+            guard bitPosition + codeSize <= bitCount else { return }
+            let word = UInt32(littleEndian: input.loadUnaligned(fromByteOffset: bitPosition >> 3, as: UInt32.self))
+            let code = Int(truncatingIfNeeded: word >> UInt32(bitPosition & 7)) & mask
+            bitPosition += codeSize
+            let start: Int
+            let length: Int
+            if code < clear {
+                output[written] = UInt8(truncatingIfNeeded: code)
+                if previousStart >= 0 && next < 4096 {
+                    starts[next] = previousStart
+                    lengths[next] = previousLength + 1
                     next += 1
                 }
-            } else if code == next && previous >= 0 && next < 4096 {
-                prefix[next] = Int16(previous)
-                suffix[next] = first[previous]
-                first[next] = first[previous]
-                lengths[next] = lengths[previous] + 1
-                next += 1
-                entry = code
-            } else {
-                return  // an undefined code: the rest of the image stays at index 0
-            }
-            // Write the string of `entry` backwards from its end.
-            let length = lengths[entry]
-            var index = min(written + length, pixelCount) - 1
-            var skip = written + length - pixelCount
-            var cursor = entry
-            while cursor >= 0 {
-                if skip > 0 {
-                    skip -= 1
-                } else {
-                    output[index] = suffix[cursor]
-                    index -= 1
+                start = written
+                length = 1
+            } else if code > end && code < next {
+                start = written
+                length = lengths[code]
+                copy(from: output + starts[code], to: output + written, count: min(length, pixelCount - written))
+                if previousStart >= 0 && next < 4096 {
+                    starts[next] = previousStart
+                    lengths[next] = previousLength + 1
+                    next += 1
                 }
-                cursor = Int(prefix[cursor])
+            } else if code == next && previousStart >= 0 && next < 4096 {
+                // The previous string plus its own first index: a copy of it that runs one index into itself.
+                length = previousLength + 1
+                starts[next] = previousStart
+                lengths[next] = length
+                next += 1
+                start = written
+                let available = min(length, pixelCount - written)
+                copy(from: output + previousStart, to: output + written, count: available)
+                if available == length { output[written + length - 1] = output[previousStart] }
+            } else if code == clear {
+                codeSize = minimumCodeSize + 1
+                mask = (1 << codeSize) - 1
+                next = clear + 2
+                previousStart = -1
+                continue
+            } else {
+                return  // the end code, or an undefined code: the rest of the image stays at index 0
             }
             written = min(written + length, pixelCount)
-            previous = entry
-            if next == 1 << codeSize && codeSize < 12 { codeSize += 1 }
+            previousStart = start
+            previousLength = length
+            if next == 1 << codeSize && codeSize < 12 {
+                codeSize += 1
+                mask = (1 << codeSize) - 1
+            }
         }
+    }
+
+    /// Copies `count` bytes forward 8 at a time (so up to 7 bytes past `count` are written). The source starts before
+    /// the target; where they overlap, only a string's last byte can be read before it is written (see the caller).
+    @inline(__always)
+    static func copy(from source: UnsafeMutablePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
+        var offset = 0
+        repeat {
+            let chunk = UnsafeRawPointer(source + offset).loadUnaligned(as: UInt64.self)
+            UnsafeMutableRawPointer(target + offset).storeBytes(of: chunk, as: UInt64.self)
+            offset += 8
+        } while offset < count
     }
 }

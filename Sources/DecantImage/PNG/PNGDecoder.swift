@@ -350,7 +350,12 @@ enum PNGDecoder {
             switch stride {
             case 1: unfilter(row, filter: filter, previous: previous, count: count, fixedStride: 1)
             case 2: unfilter(row, filter: filter, previous: previous, count: count, fixedStride: 2)
-            case 3: unfilter(row, filter: filter, previous: previous, count: count, fixedStride: 3)
+            case 3:
+                if filter == 4 {
+                    paeth3(row, previous: previous, count: count)
+                } else {
+                    unfilter(row, filter: filter, previous: previous, count: count, fixedStride: 3)
+                }
             case 4:
                 if filter == 4 {
                     paeth4(row, previous: previous, count: count)
@@ -414,6 +419,57 @@ enum PNGDecoder {
         return UInt8(truncatingIfNeeded: pa <= pb && pa <= pc ? a : closerOfAboveAndUpperLeft)
     }
 
+    /// One Paeth step for a pixel's channels in SIMD lanes: `x` the filtered bytes, `a` the unfiltered left pixel, `b`
+    /// above, `c` upper-left; returns the unfiltered pixel.
+    @inline(__always)
+    static func paethStep(
+        _ x: SIMD4<Int16>, left a: SIMD4<Int16>, above b: SIMD4<Int16>, upperLeft c: SIMD4<Int16>
+    ) -> SIMD4<Int16> {
+        let p = b &- c
+        let q = a &- c
+        let pa = pointwiseMax(p, 0 &- p)
+        let pb = pointwiseMax(q, 0 &- q)
+        let r = p &+ q
+        let pc = pointwiseMax(r, 0 &- r)
+        var predictor = c.replacing(with: b, where: pb .<= pc)
+        predictor.replace(with: a, where: (pa .<= pb) .& (pa .<= pc))
+        return (x &+ predictor) & 0xFF
+    }
+
+    /// Paeth for three bytes per pixel (RGB8), a pixel's channels in three SIMD lanes: each step loads four bytes and
+    /// stores the fourth (the next pixel's first, still filtered) back unchanged; the last pixel goes byte by byte.
+    @inline(__always)
+    static func paeth3(_ row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int) {
+        guard count >= 3 else { return }
+        @inline(__always) func load(_ pointer: UnsafeRawPointer) -> SIMD4<Int16> {
+            SIMD4<Int16>(truncatingIfNeeded: pointer.loadUnaligned(as: SIMD4<UInt8>.self))
+        }
+        var a = SIMD4<Int16>(repeating: 0)
+        var c = SIMD4<Int16>(repeating: 0)
+        var index = 0
+        // The memory bytes of a 4-byte word: the fourth kept from the load, the first three from the result.
+        let fourth = unsafeBitCast(SIMD4<UInt8>(0, 0, 0, 0xFF), to: UInt32.self)
+        while index &+ 4 <= count {
+            let b = load(previous + index)
+            let raw = UnsafeRawPointer(row + index).loadUnaligned(as: UInt32.self)
+            a = paethStep(
+                SIMD4<Int16>(truncatingIfNeeded: unsafeBitCast(raw, to: SIMD4<UInt8>.self)), left: a, above: b,
+                upperLeft: c)
+            c = b
+            let result = unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: a), to: UInt32.self)
+            UnsafeMutableRawPointer(row + index).storeBytes(of: result & ~fourth | raw & fourth, as: UInt32.self)
+            index &+= 3
+        }
+        if index &+ 3 <= count {
+            let b = SIMD4<Int16>(Int16(previous[index]), Int16(previous[index + 1]), Int16(previous[index + 2]), 0)
+            let x = SIMD4<Int16>(Int16(row[index]), Int16(row[index + 1]), Int16(row[index + 2]), 0)
+            a = paethStep(x, left: a, above: b, upperLeft: c)
+            row[index] = UInt8(truncatingIfNeeded: a[0])
+            row[index + 1] = UInt8(truncatingIfNeeded: a[1])
+            row[index + 2] = UInt8(truncatingIfNeeded: a[2])
+        }
+    }
+
     /// Paeth for four bytes per pixel (RGBA8, grey-alpha 16), all four channels of a pixel at once in SIMD lanes.
     @inline(__always)
     static func paeth4(_ row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int) {
@@ -426,16 +482,7 @@ enum PNGDecoder {
         var index = 0
         while index &+ 4 <= count {
             let b = load(previous + index)
-            let x = load(row + index)
-            let p = b &- c
-            let q = a &- c
-            let pa = pointwiseMax(p, 0 &- p)
-            let pb = pointwiseMax(q, 0 &- q)
-            let r = p &+ q
-            let pc = pointwiseMax(r, 0 &- r)
-            var predictor = c.replacing(with: b, where: pb .<= pc)
-            predictor.replace(with: a, where: (pa .<= pb) .& (pa .<= pc))
-            a = (x &+ predictor) & 0xFF
+            a = paethStep(load(row + index), left: a, above: b, upperLeft: c)
             c = b
             UnsafeMutableRawPointer(row + index).storeBytes(
                 of: SIMD4<UInt8>(truncatingIfNeeded: a), as: SIMD4<UInt8>.self)
