@@ -18,7 +18,8 @@ import DecantXMLParser
 /// Unprefixed element names match elements in no namespace, as in XPath 1.0, unless the namespace map binds the
 /// empty prefix `""`, which then applies to unprefixed element names (never to attribute names).
 /// Literals are quoted with `'` or `"`. Anything else (functions, axes such as `following-sibling::`, operators,
-/// unions) throws an ``XMLPathError`` that lists what is supported.
+/// unions) throws an ``XMLPathError`` that lists what is supported. So does an expression with more than 256 steps or
+/// more than 256 predicates, which keeps the cost of running one proportional to the document.
 ///
 /// ```swift
 /// let path = try XMLPath("//atom:entry[@xml:lang='en']/atom:title/text()",
@@ -131,6 +132,14 @@ private struct PathParser {
     let scalars: [Unicode.Scalar]
     var position = 0
 
+    /// The most steps, and the most predicates, one expression may have: each costs up to a pass over the document,
+    /// and an expression such as 100 KB of `//*` would otherwise run tens of thousands of them.
+    static let maxSteps = 256
+    static let maxPredicates = 256
+
+    /// Predicates read so far, in all steps.
+    private var predicateCount = 0
+
     init(expression: String, namespaces: [String: String]) {
         self.expression = expression
         self.namespaces = namespaces
@@ -194,6 +203,11 @@ private struct PathParser {
             if parsed.final != nil {
                 throw failure("An @attribute or text() step must be the last step.")
             }
+            guard parsed.steps.count < Self.maxSteps else {
+                throw failure(
+                    "The path has more than \(Self.maxSteps) steps; split the query or select fewer levels.",
+                    listSupported: false)
+            }
             try parseStep(axis: axis, into: &parsed)
             skipSpaces()
             if current == nil { break }
@@ -237,6 +251,10 @@ private struct PathParser {
         var predicates: [XMLPath.Predicate] = []
         skipSpaces()
         while consume("[") {
+            predicateCount += 1
+            guard predicateCount <= Self.maxPredicates else {
+                throw failure("The path has more than \(Self.maxPredicates) predicates.", listSupported: false)
+            }
             predicates.append(try parsePredicate())
             skipSpaces()
         }

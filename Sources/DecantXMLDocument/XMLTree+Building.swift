@@ -37,7 +37,9 @@ extension XMLTree {
     /// Builds a tree from parser events in document order, such as those `XMLStreamParser` reports.
     ///
     /// Adjacent `characters` events merge into one text node and empty ones are dropped;
-    /// whitespace outside the root element is ignored. ``events`` replays a tree as events.
+    /// whitespace outside the root element is ignored. ``events`` replays a tree as events. Processing instructions
+    /// before the document type event become prolog nodes, even those the parser read inside the internal subset
+    /// (``init(parsing:mediaType:options:)`` tells them apart by their offsets; events alone cannot).
     ///
     /// - Throws: `SerializationError` with code `invalidBody` when the events do not form one document: an end
     ///   without its start (or with another name), an element left open, no root element or a second one,

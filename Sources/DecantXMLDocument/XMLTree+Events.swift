@@ -2,7 +2,10 @@ public import DecantXMLParser
 
 extension XMLTree {
     /// The tree replayed as parser events in document order: the XML declaration, the document type, the prolog,
-    /// the root element's subtree, the epilog. ``init(events:)`` builds an equal tree from them.
+    /// the root element's subtree, the epilog. ``init(events:)`` builds an equal tree from them, with one exception:
+    /// processing instructions written inside the internal subset come before the document type event, as the parser
+    /// reports them, and events do not say where the subset starts, so the rebuilt tree has them in its ``prolog``
+    /// (it replays the same events).
     public var events: [XMLEvent] {
         var result: [XMLEvent] = []
         result.reserveCapacity(storage.records.count * 2)

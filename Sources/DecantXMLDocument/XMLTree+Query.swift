@@ -146,23 +146,29 @@ extension XMLTree.Storage {
         return nodes
     }
 
-    /// `nodes` and all their descendant elements, sorted and without duplicates; the document node is kept only
-    /// when `includingDocument`.
+    /// `nodes` (sorted, as every node set is) and all their descendant elements, sorted and without duplicates; the
+    /// document node is kept only when `includingDocument`.
+    ///
+    /// Subtrees are slot ranges that nest or are disjoint, so a node inside a subtree already walked is skipped and
+    /// each slot is visited once: walking every node's subtree made `//a//b` cost the document size times its depth.
     private func descendantsOrSelf(_ nodes: [Int], includingDocument: Bool = false) -> [Int] {
-        var result: Set<Int> = []
+        var result: [Int] = []
+        var walkedEnd = Int.min
         for node in nodes {
             let range: Range<Int>
             if node < 0 {
-                if includingDocument { result.insert(-1) }
+                if includingDocument { result.append(-1) }
                 range = 0..<records.count
             } else {
                 range = node..<records[node].end
             }
-            for slot in range where !result.contains(slot) {
-                if case .element = records[slot].content { result.insert(slot) }
+            guard range.upperBound > walkedEnd else { continue }
+            for slot in max(range.lowerBound, walkedEnd)..<range.upperBound {
+                if case .element = records[slot].content { result.append(slot) }
             }
+            walkedEnd = range.upperBound
         }
-        return result.sorted()
+        return result
     }
 
     private func childElements(of node: Int) -> [Int] {

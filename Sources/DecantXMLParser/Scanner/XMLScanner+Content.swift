@@ -280,7 +280,7 @@ extension XMLScanner {
                     "the start tag `<\(qualifiedName)>` has more than \(options.maxAttributesPerElement) attributes",
                     "maxAttributesPerElement")
             }
-            if rawAttributes.contains(where: { $0.name == attributeName }) {
+            if isRepeatedAttribute(attributeName) {
                 throw failure(
                     "the attribute `\(attributeName)` appears twice in the start tag `<\(qualifiedName)>` (XML 1.0 §3.1, "
                         + "WFC: Unique Att Spec)",
@@ -288,8 +288,8 @@ extension XMLScanner {
             }
             rawAttributes.append((attributeName, value, true))
         }
-        if !attributeDeclarations.isEmpty, let declarations = attributeDeclarations[qualifiedName] {
-            try applyAttributeDeclarations(declarations, element: qualifiedName)
+        if !attributeDeclarations.isEmpty, let list = attributeDeclarations[qualifiedName] {
+            try applyAttributeDeclarations(list, element: qualifiedName)
         }
         guard elements.count < options.maxDepth else {
             throw limit("elements are nested more than \(options.maxDepth) deep", "maxDepth")
@@ -316,26 +316,41 @@ extension XMLScanner {
         }
         try sink.receive(.startElement(start), at: position)
         if isEmpty {
-            namespaceBindings.removeLast(namespaceCount)
+            popNamespaceBindings(namespaceCount)
             try sink.receive(.endElement(start.name), at: position)
         } else {
             elements.append(OpenElement(name: start.name, position: position, namespaceCount: namespaceCount))
         }
     }
 
-    /// Normalizes the attributes an ATTLIST types (other than CDATA) and adds defaulted ones.
-    mutating func applyAttributeDeclarations(_ declarations: [AttributeDeclaration], element: String) throws {
-        for index in rawAttributes.indices {
-            if let declaration = declarations.first(where: { $0.name == rawAttributes[index].name }),
-                !declaration.isCDATA
-            {
-                rawAttributes[index].value = XMLScanner.collapseSpaces(rawAttributes[index].value)
+    /// Whether the start tag being read already has an attribute named `name` (called once per attribute, before it
+    /// is appended to ``rawAttributes``). A linear search for the few attributes most tags have; from 16 on, a set,
+    /// since searching for each of up to ``XMLParsingOptions/maxAttributesPerElement`` attributes was quadratic.
+    mutating func isRepeatedAttribute(_ name: String) -> Bool {
+        let count = rawAttributes.count
+        if count < 16 { return rawAttributes.contains { $0.name == name } }
+        if count == 16 {
+            rawAttributeNames.removeAll(keepingCapacity: true)
+            for attribute in rawAttributes { rawAttributeNames.insert(attribute.name) }
+        }
+        return !rawAttributeNames.insert(name).inserted
+    }
+
+    /// Normalizes the attributes an ATTLIST types (other than CDATA) and adds defaulted ones, at a cost that follows
+    /// the tag's attributes and the defaults it receives, not the number of declarations.
+    mutating func applyAttributeDeclarations(_ list: AttributeList, element: String) throws {
+        if list.hasTokenTypes {
+            for index in rawAttributes.indices {
+                if let declared = list.indexes[rawAttributes[index].name], !list.declarations[declared].isCDATA {
+                    rawAttributes[index].value = XMLScanner.collapseSpaces(rawAttributes[index].value)
+                }
             }
         }
-        for declaration in declarations {
-            guard let value = declaration.defaultValue,
-                !rawAttributes.contains(where: { $0.name == declaration.name })
-            else { continue }
+        guard !list.defaulted.isEmpty else { return }
+        var present = Set(rawAttributes.map(\.name))
+        for declared in list.defaulted {
+            let declaration = list.declarations[declared]
+            guard let value = declaration.defaultValue, present.insert(declaration.name).inserted else { continue }
             guard rawAttributes.count < options.maxAttributesPerElement else {
                 throw limit(
                     "the start tag `<\(element)>` has more than \(options.maxAttributesPerElement) attributes",
@@ -384,7 +399,7 @@ extension XMLScanner {
                     + "element that started outside it (XML 1.0 §4.3.2, WFC: Parsed Entity)")
         }
         elements.removeLast()
-        namespaceBindings.removeLast(open.namespaceCount)
+        popNamespaceBindings(open.namespaceCount)
         try sink.receive(.endElement(open.name), at: position(ofMainOffset: frames.isEmpty ? tagOffset : mainOffset))
     }
 
@@ -543,21 +558,22 @@ extension XMLScanner {
                         name: XMLName(qualifiedName: name), value: attribute.value, isSpecified: attribute.isSpecified))
             }
         }
-        for declaration in declarations { namespaceBindings.append((declaration.prefix, declaration.uri)) }
+        for declaration in declarations { pushNamespaceBinding(prefix: declaration.prefix, uri: declaration.uri) }
         let elementName = try resolve(qualifiedName, isElement: true)
         if !attributes.isEmpty {
             for index in attributes.indices {
                 attributes[index].name = try resolve(attributes[index].name.qualifiedName, isElement: false)
             }
-            for index in attributes.indices where attributes[index].name.prefix != nil {
-                let name = attributes[index].name
-                for other in attributes[..<index]
-                where other.name.prefix != nil && other.name.localName == name.localName
-                    && other.name.namespaceURI == name.namespaceURI
-                {
+            // Prefixed attributes by namespace and local name: a set, since comparing each with every earlier one
+            // was quadratic in the attributes of a tag.
+            var expandedNames: [[String?]: String] = [:]
+            for attribute in attributes where attribute.name.prefix != nil {
+                let name = attribute.name
+                let key = [name.localName, name.namespaceURI]
+                if let other = expandedNames.updateValue(name.qualifiedName, forKey: key) {
                     throw failure(
-                        "the attributes `\(other.name.qualifiedName)` and `\(name.qualifiedName)` of "
-                            + "`<\(qualifiedName)>` have the same namespace and local name (Namespaces in XML §6.3)")
+                        "the attributes `\(other)` and `\(name.qualifiedName)` of `<\(qualifiedName)>` have the same "
+                            + "namespace and local name (Namespaces in XML §6.3)")
                 }
             }
         }
@@ -590,9 +606,7 @@ extension XMLScanner {
 
     /// The namespace bound to `prefix` (`nil`: the default namespace); `nil` when unbound or undeclared.
     func lookup(_ prefix: String?) -> String? {
-        for binding in namespaceBindings.reversed() where binding.prefix == prefix {
-            return binding.uri.isEmpty ? nil : binding.uri
-        }
-        return nil
+        guard let uri = namespaceScopes[prefix]?.last, !uri.isEmpty else { return nil }
+        return uri
     }
 }

@@ -324,7 +324,7 @@ extension XMLScanner {
             guard pos < end else { throw failure("an `<!ATTLIST` declaration is not closed") }
             if base[pos] == UInt8(ascii: ">") {
                 pos += 1
-                if processes, attributeDeclarations[element] == nil { attributeDeclarations[element] = [] }
+                if processes, attributeDeclarations[element] == nil { attributeDeclarations[element] = AttributeList() }
                 return
             }
             if base[pos] == UInt8(ascii: "%") { throw parameterReferenceInDeclaration() }
@@ -378,11 +378,9 @@ extension XMLScanner {
                 defaultValue = isCDATA ? value : XMLScanner.collapseSpaces(value)
             }
             if processes {
-                var list = attributeDeclarations[element] ?? []
-                if !list.contains(where: { $0.name == name }) {
-                    list.append(AttributeDeclaration(name: name, isCDATA: isCDATA, defaultValue: defaultValue))
-                    attributeDeclarations[element] = list
-                }
+                // In place and indexed: copying the list and searching it for each declaration was quadratic.
+                attributeDeclarations[element, default: AttributeList()].add(
+                    AttributeDeclaration(name: name, isCDATA: isCDATA, defaultValue: defaultValue))
             }
         }
     }
@@ -566,7 +564,8 @@ extension XMLScanner {
         }
         let (publicID, systemID) = try parseExternalID(systemOptional: true)
         try endDeclaration("NOTATION")
-        if !notations.contains(where: { $0.name == name }) {
+        // A set, not a search of the list: a subset of many notations made the search quadratic.
+        if notationNames.insert(name).inserted {
             notations.append(XMLNotation(name: name, publicID: publicID, systemID: systemID))
         }
     }

@@ -31,6 +31,28 @@ struct XMLScanner<Sink: XMLEventSink> {
         var defaultValue: String?
     }
 
+    /// The attributes an `<!ATTLIST>` declares for one element type, in declaration order, indexed so that a start
+    /// tag costs as much as its own attributes and the defaults it receives, not as much as the declarations (an
+    /// internal subset can declare hundreds of thousands of attributes for one element type).
+    struct AttributeList {
+        var declarations: [AttributeDeclaration] = []
+        /// Where each declared name is in ``declarations``.
+        var indexes: [String: Int] = [:]
+        /// Where the declarations with a default value are in ``declarations``.
+        var defaulted: [Int] = []
+        /// Whether some declared type is not CDATA (so that values may need normalizing).
+        var hasTokenTypes = false
+
+        /// Adds a declaration unless its name is declared already (the first declaration binds, §3.3).
+        mutating func add(_ declaration: AttributeDeclaration) {
+            guard indexes[declaration.name] == nil else { return }
+            indexes[declaration.name] = declarations.count
+            if declaration.defaultValue != nil { defaulted.append(declarations.count) }
+            if !declaration.isCDATA { hasTokenTypes = true }
+            declarations.append(declaration)
+        }
+    }
+
     /// An open element.
     struct OpenElement {
         var name: XMLName
@@ -58,14 +80,23 @@ struct XMLScanner<Sink: XMLEventSink> {
     var textStart = 0
     var scratch: [UInt8] = []
     var elements: [OpenElement] = []
+    /// The namespace declarations in scope, in the order they were made (popped by count at each end tag).
     var namespaceBindings: [(prefix: String?, uri: String)] = []
+    /// The same bindings by prefix (`nil`: the default namespace), innermost last, so that resolving a name costs one
+    /// hash lookup: scanning ``namespaceBindings`` instead made every element cost as much as the declarations in
+    /// scope, which a body can make quadratic (many declarations, then many elements).
+    var namespaceScopes: [String?: [String]] = [:]
     var rawAttributes: [(name: String, value: String, isSpecified: Bool)] = []
+    /// The names in ``rawAttributes`` once a tag has many (see ``isRepeatedAttribute(_:)``).
+    var rawAttributeNames: Set<String> = []
 
     // DTD state.
     var generalEntities: [String: Entity] = [:]
     var parameterEntities: [String: Entity] = [:]
-    var attributeDeclarations: [String: [AttributeDeclaration]] = [:]
+    var attributeDeclarations: [String: AttributeList] = [:]
     var notations: [XMLNotation] = []
+    /// The names in ``notations``, for finding repeated declarations without a linear search each time.
+    var notationNames: Set<String> = []
     var hasDocumentType = false
     var hasExternalSubset = false
     var sawParameterEntityReference = false
@@ -104,6 +135,20 @@ struct XMLScanner<Sink: XMLEventSink> {
     }
 
     mutating func currentPosition() -> XMLPosition { position(ofMainOffset: mainOffset) }
+
+    /// Brings a namespace declaration into scope.
+    mutating func pushNamespaceBinding(prefix: String?, uri: String) {
+        namespaceBindings.append((prefix, uri))
+        namespaceScopes[prefix, default: []].append(uri)
+    }
+
+    /// Takes the last `count` namespace declarations out of scope.
+    mutating func popNamespaceBindings(_ count: Int) {
+        for _ in 0..<count {
+            let binding = namespaceBindings.removeLast()
+            namespaceScopes[binding.prefix]?.removeLast()
+        }
+    }
 
     /// Frees every entity buffer still pushed (after an error).
     mutating func releaseInputs() {
