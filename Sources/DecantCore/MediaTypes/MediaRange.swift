@@ -68,6 +68,13 @@ public struct MediaRange: Sendable, Hashable {
 
     /// Whether `mediaType` falls within this range, including its parameter constraints.
     public func matches(_ mediaType: MediaType) -> Bool {
+        if case .suffix = pattern { return matches(mediaType, suffix: mediaType.suffix) }
+        return matches(mediaType, suffix: nil)
+    }
+
+    /// ``matches(_:)`` with `mediaType`'s ``MediaType/suffix`` computed by the caller (once for many ranges); it is
+    /// only read by suffix ranges.
+    func matches(_ mediaType: MediaType, suffix mediaTypeSuffix: String?) -> Bool {
         switch pattern {
         case .any:
             break
@@ -75,10 +82,11 @@ public struct MediaRange: Sendable, Hashable {
             guard mediaType.type == type else { return false }
         case .suffix(let type, let suffix):
             if let type, mediaType.type != type { return false }
-            guard mediaType.suffix == suffix else { return false }
+            guard mediaTypeSuffix == suffix else { return false }
         case .exact(let type, let subtype):
             guard mediaType.type == type, mediaType.subtype == subtype else { return false }
         }
+        if parameters.storage.isEmpty { return true }
         for constraint in parameters {
             guard let value = mediaType.parameters[constraint.name] else { return false }
             let equal =

@@ -1,5 +1,9 @@
 /// How a ``SerializerRegistry`` chose a serializer: the media type it went by, every candidate with its score, every
 /// serializer it skipped and why, and the choice. Print it to see the trace.
+///
+/// A resolution records only the facts (the media type, where it came from and the registry's installed entries);
+/// the candidate list, the skip reasons and the trace text are derived from them when they are read, so resolving
+/// on the hot path of ``SerializerRegistry/serialize(_:sniffing:statusCodes:emptyBodyPolicy:)`` formats nothing.
 public struct Resolution: Sendable, CustomStringConvertible {
     /// A serializer whose ranges match.
     public struct Candidate: Sendable, Hashable {
@@ -29,13 +33,125 @@ public struct Resolution: Sendable, CustomStringConvertible {
     public let mediaType: MediaType?
     /// Where the media type came from.
     public let source: SniffingPolicy.Source
-    /// The candidates, best first.
-    public let candidates: [Candidate]
-    /// The serializers that did not match.
-    public let skipped: [Skipped]
+    /// The registry's entries at the time of resolution, in installation order (an immutable, shared buffer).
+    let entries: [SerializerRegistry.Entry]
+    /// The ranges of the entries whose default serializer builds, compiled, in installation order.
+    let table: [CompiledRange]
+    /// ``mediaType``'s packed key when the caller had it (the response's `Content-Type` carries one).
+    private let key: MediaTypeKey?
+
+    init(
+        mediaType: MediaType?, source: SniffingPolicy.Source, entries: [SerializerRegistry.Entry],
+        table: [CompiledRange], key: MediaTypeKey?
+    ) {
+        self.mediaType = mediaType
+        self.source = source
+        self.entries = entries
+        self.table = table
+        self.key = key
+    }
+
+    /// The media type's structured syntax suffix.
+    private var suffix: String? { mediaType?.suffix }
+
+    /// The candidates, best first: the most specific matching range first, then the earlier installed.
+    public var candidates: [Candidate] {
+        guard let mediaType else { return [] }
+        let suffix = self.suffix
+        var candidates: [Candidate] = []
+        for entry in entries where entry.buildError == nil {
+            guard let rangeIndex = entry.bestRangeIndex(for: mediaType, suffix: suffix) else { continue }
+            let range = entry.mediaRanges[rangeIndex]
+            candidates.append(
+                Candidate(
+                    id: entry.id, moduleName: entry.moduleName, range: range, specificity: range.specificity,
+                    order: entry.order))
+        }
+        candidates.sort {
+            $0.specificity != $1.specificity ? $0.specificity > $1.specificity : $0.order < $1.order
+        }
+        return candidates
+    }
+
+    /// The serializers that did not match, in installation order.
+    public var skipped: [Skipped] {
+        let suffix = self.suffix
+        var skipped: [Skipped] = []
+        for entry in entries {
+            guard let mediaType else {
+                skipped.append(.init(id: entry.id, moduleName: entry.moduleName, reason: "there is no media type"))
+                continue
+            }
+            guard entry.bestRangeIndex(for: mediaType, suffix: suffix) != nil else {
+                let accepted = entry.mediaRanges.map(\.description).joined(separator: ", ")
+                skipped.append(
+                    .init(
+                        id: entry.id, moduleName: entry.moduleName,
+                        reason: "no range matches \(mediaType.essence) (accepts \(accepted))"))
+                continue
+            }
+            if let buildError = entry.buildError {
+                skipped.append(
+                    .init(
+                        id: entry.id, moduleName: entry.moduleName,
+                        reason: "its default options do not build: \(buildError.message)"))
+            }
+        }
+        return skipped
+    }
 
     /// The chosen serializer: the first candidate.
-    public var chosen: Candidate? { candidates.first }
+    public var chosen: Candidate? {
+        guard let index = chosenEntryIndex, let mediaType else { return nil }
+        let suffix = self.suffix
+        let entry = entries[index]
+        guard let rangeIndex = entry.bestRangeIndex(for: mediaType, suffix: suffix) else { return nil }
+        let range = entry.mediaRanges[rangeIndex]
+        return Candidate(
+            id: entry.id, moduleName: entry.moduleName, range: range, specificity: range.specificity,
+            order: entry.order)
+    }
+
+    /// The position in ``entries`` of the chosen serializer, found without building the candidate list.
+    var chosenEntryIndex: Int? {
+        guard let mediaType else { return nil }
+        guard let key = key ?? MediaTypeKey(mediaType) else { return chosenEntryIndexMatchingStrings(mediaType) }
+        var bestEntry = -1
+        var bestScore = -1
+        var suffix: String??
+        table.withUnsafeBufferPointer { ranges in
+            for range in ranges where range.score > bestScore {
+                // Ranges are in installation order, so only a strictly more specific match replaces the best.
+                let matches: Bool
+                if range.needsFullMatch {
+                    if suffix == nil { suffix = .some(mediaType.suffix) }
+                    matches = entries[range.entry].mediaRanges[range.rangeIndex].matches(mediaType, suffix: suffix!)
+                } else {
+                    matches = range.matches(key)
+                }
+                if matches {
+                    bestEntry = range.entry
+                    bestScore = range.score
+                }
+            }
+        }
+        return bestEntry < 0 ? nil : bestEntry
+    }
+
+    /// ``chosenEntryIndex`` by matching every range's strings.
+    private func chosenEntryIndexMatchingStrings(_ mediaType: MediaType) -> Int? {
+        let suffix = self.suffix
+        var best: (index: Int, specificity: MediaRange.Specificity)?
+        for index in entries.indices {
+            let entry = entries[index]
+            guard entry.buildError == nil, let specificity = entry.bestSpecificity(for: mediaType, suffix: suffix)
+            else { continue }
+            // Entries are in installation order, so only a strictly more specific match replaces the best.
+            if let current = best, current.specificity >= specificity { continue }
+            best = (index, specificity)
+        }
+        return best?.index
+    }
 
     /// The trace, one fact per line:
     ///
@@ -49,6 +165,8 @@ public struct Resolution: Sendable, CustomStringConvertible {
     /// chosen: problemDetails
     /// ```
     public var description: String {
+        let candidates = self.candidates
+        let skipped = self.skipped
         var lines: [String] = []
         lines.append("media type: " + (mediaType.map { "\($0) (\(source))" } ?? "none (\(source))"))
         if candidates.isEmpty {
@@ -68,7 +186,7 @@ public struct Resolution: Sendable, CustomStringConvertible {
             lines.append("skipped:")
             for skip in skipped { lines.append("  - \(skip.id) [\(skip.moduleName)]: \(skip.reason)") }
         }
-        lines.append("chosen: " + (chosen.map(\.id.rawValue) ?? "none"))
+        lines.append("chosen: " + (candidates.first.map(\.id.rawValue) ?? "none"))
         return lines.joined(separator: "\n")
     }
 }

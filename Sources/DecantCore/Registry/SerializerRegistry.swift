@@ -72,6 +72,11 @@ public struct SerializerRegistry: Sendable {
     public private(set) var conflicts: [Conflict] = []
     /// The names of the installed modules, in order.
     public private(set) var moduleNames: [String] = []
+    /// Whether every entry's default serializer accepts exactly the ranges its factory claims, so that the order of
+    /// a resolution's candidates is also the order their compound tries them in (checked once, at installation).
+    private var serializerRangesMatchFactories = true
+    /// The ranges of every entry whose default serializer builds, compiled for ``Resolution/chosenEntryIndex``.
+    private var rangeTable: [CompiledRange] = []
 
     /// Creates an empty registry.
     public init() {}
@@ -115,6 +120,12 @@ public struct SerializerRegistry: Sendable {
                 serializer = try factory.makeErasedSerializer()
             } catch {
                 buildError = error
+            }
+            if let serializer, serializer.acceptedMediaRanges != ranges { serializerRangesMatchFactories = false }
+            if serializer != nil {
+                for (index, range) in ranges.enumerated() {
+                    rangeTable.append(CompiledRange(range, entry: entries.count, rangeIndex: index))
+                }
             }
             entries.append(
                 Entry(
@@ -178,51 +189,23 @@ public struct SerializerRegistry: Sendable {
     /// Explains which installed serializer handles `response` under `sniffing`.
     public func resolve(_ response: Response, sniffing: SniffingPolicy = .trustHeader) -> Resolution {
         let (mediaType, source) = sniffing.effectiveMediaType(for: response)
+        // The header's media type comes with its packed key, computed once when the field was set.
+        if case .header = source {
+            return Resolution(
+                mediaType: mediaType, source: source, entries: entries, table: rangeTable,
+                key: response.headers.contentTypeKey)
+        }
         return resolve(mediaType: mediaType, source: source)
     }
 
     private func resolve(mediaType: MediaType?, source: SniffingPolicy.Source) -> Resolution {
-        var candidates: [Resolution.Candidate] = []
-        var skipped: [Resolution.Skipped] = []
-        for entry in entries {
-            guard let mediaType else {
-                skipped.append(.init(id: entry.id, moduleName: entry.moduleName, reason: "there is no media type"))
-                continue
-            }
-            guard
-                let range = entry.mediaRanges.filter({ $0.matches(mediaType) }).max(by: {
-                    $0.specificity < $1.specificity
-                })
-            else {
-                let accepted = entry.mediaRanges.map(\.description).joined(separator: ", ")
-                skipped.append(
-                    .init(
-                        id: entry.id, moduleName: entry.moduleName,
-                        reason: "no range matches \(mediaType.essence) (accepts \(accepted))"))
-                continue
-            }
-            if let buildError = entry.buildError {
-                skipped.append(
-                    .init(
-                        id: entry.id, moduleName: entry.moduleName,
-                        reason: "its default options do not build: \(buildError.message)"))
-                continue
-            }
-            candidates.append(
-                .init(
-                    id: entry.id, moduleName: entry.moduleName, range: range, specificity: range.specificity,
-                    order: entry.order))
-        }
-        candidates.sort {
-            $0.specificity != $1.specificity ? $0.specificity > $1.specificity : $0.order < $1.order
-        }
-        return Resolution(mediaType: mediaType, source: source, candidates: candidates, skipped: skipped)
+        Resolution(mediaType: mediaType, source: source, entries: entries, table: rangeTable, key: nil)
     }
 
     /// The serializer the registry chooses for `mediaType` (default options), or `nil` when none matches.
     public func serializer(for mediaType: MediaType) -> AnyResponseSerializer<any Sendable>? {
-        guard let chosen = resolve(mediaType).chosen else { return nil }
-        return entry(for: chosen.id)?.defaultSerializer
+        guard let chosen = resolve(mediaType).chosenEntryIndex else { return nil }
+        return entries[chosen].defaultSerializer
     }
 
     /// A compound of every serializer matching `response`'s media type, best first, so that when the chosen one
@@ -257,12 +240,46 @@ public struct SerializerRegistry: Sendable {
         emptyBodyPolicy: EmptyBodyPolicy = .default
     ) throws(SerializationError) -> SerializedValue {
         let resolution = resolve(response, sniffing: sniffing)
+        // The common case, without building a compound and a chain: the media type came from the header, the chain's
+        // stages would all pass, and the compound would try the chosen serializer first. What this does is exactly
+        // what the chain below does in that case; anything else goes through the chain.
+        if case .header = resolution.source, serializerRangesMatchFactories,
+            let chosen = resolution.chosenEntryIndex, let serializer = entries[chosen].defaultSerializer,
+            response.body.count <= BodySizeLimit.default.maxBytes, statusCodes.contains(response.status),
+            emptyBodyPolicy.emptinessReason(for: response) == nil
+        {
+            do {
+                let value = try serializer.serialize(response)
+                return SerializedValue(
+                    value: value, serializerID: serializer.serializerID, mediaType: resolution.mediaType,
+                    resolution: resolution)
+            } catch {
+                let first = SerializationError(
+                    wrapping: error, serializerID: serializer.serializerID, mediaType: response.contentType,
+                    response: response)
+                let compound = CompoundSerializer(
+                    resolution.candidates.compactMap { entry(for: $0.id)?.defaultSerializer }, sniffing: sniffing,
+                    id: "registry")
+                do {
+                    let result = try compound.serializeReportingChoice(response, afterFirstAttemptFailed: first)
+                    return SerializedValue(
+                        value: result.value, serializerID: result.serializerID, mediaType: resolution.mediaType,
+                        resolution: resolution)
+                } catch {
+                    // What the chain adds around its serializer (`ChoiceReportingSerializer`, id `registry`).
+                    throw SerializationError(
+                        wrapping: error, serializerID: compound.serializerID, mediaType: response.contentType,
+                        response: response)
+                }
+            }
+        }
         let compound: CompoundSerializer<any Sendable>
-        if resolution.candidates.isEmpty {
+        let candidates = resolution.candidates
+        if candidates.isEmpty {
             compound = compoundSerializer(sniffing: sniffing)
         } else {
             compound = CompoundSerializer(
-                resolution.candidates.compactMap { entry(for: $0.id)?.defaultSerializer }, sniffing: sniffing,
+                candidates.compactMap { entry(for: $0.id)?.defaultSerializer }, sniffing: sniffing,
                 id: "registry")
         }
         // Error bodies are decoded by the compound itself, so `errorValue` is the format's value.
@@ -310,6 +327,33 @@ public struct SerializerRegistry: Sendable {
             elements.append(AcceptHeader.Element(range, quality: quality))
         }
         return AcceptHeader(elements.sorted { $0.quality > $1.quality })
+    }
+}
+
+extension SerializerRegistry.Entry {
+    /// The position in ``mediaRanges`` of the most specific range matching `mediaType` (the first of equally
+    /// specific ones), or `nil`; `suffix` is `mediaType.suffix`.
+    func bestRangeIndex(for mediaType: MediaType, suffix: String?) -> Int? {
+        var best: (index: Int, specificity: MediaRange.Specificity)?
+        for index in mediaRanges.indices {
+            let range = mediaRanges[index]
+            guard range.matches(mediaType, suffix: suffix) else { continue }
+            let specificity = range.specificity
+            if let current = best, current.specificity >= specificity { continue }
+            best = (index, specificity)
+        }
+        return best?.index
+    }
+
+    /// The specificity of the most specific range matching `mediaType`, or `nil`; `suffix` is `mediaType.suffix`.
+    func bestSpecificity(for mediaType: MediaType, suffix: String?) -> MediaRange.Specificity? {
+        var best: MediaRange.Specificity?
+        for range in mediaRanges where range.matches(mediaType, suffix: suffix) {
+            let specificity = range.specificity
+            if let current = best, current >= specificity { continue }
+            best = specificity
+        }
+        return best
     }
 }
 

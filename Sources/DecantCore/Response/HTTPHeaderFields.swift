@@ -21,9 +21,26 @@ public struct HTTPHeaderFields: Sendable, Hashable, RandomAccessCollection {
     }
 
     private var fields: [Field]
+    /// ``contentType``, extracted from `fields` whenever a `Content-Type` field is added, changed or removed, so that
+    /// reading it (which every stage of a chain does) never parses.
+    private var extractedContentType: MediaType? {
+        didSet { contentTypeKey = extractedContentType.flatMap(MediaTypeKey.init) }
+    }
+    /// ``contentType`` packed for registry resolution, computed with it.
+    private(set) var contentTypeKey: MediaTypeKey?
 
     /// Creates header fields from `fields`, in order.
-    public init(_ fields: [Field] = []) { self.fields = fields }
+    public init(_ fields: [Field] = []) {
+        self.fields = fields
+        let contentType = HTTPHeaderFields.extractContentType(from: fields)
+        self.extractedContentType = contentType
+        self.contentTypeKey = contentType.flatMap(MediaTypeKey.init)
+    }
+
+    /// Whether `name` is `Content-Type` (ASCII case-insensitive).
+    private static func isContentType(_ name: String) -> Bool {
+        HTTPBytes.equalsIgnoringASCIICase(name, "Content-Type")
+    }
 
     /// The position of the first field.
     public var startIndex: Int { fields.startIndex }
@@ -58,6 +75,9 @@ public struct HTTPHeaderFields: Sendable, Hashable, RandomAccessCollection {
     /// Appends a field, keeping any existing fields with the same name.
     public mutating func append(name: String, value: String) {
         fields.append(Field(name: name, value: value))
+        if HTTPHeaderFields.isContentType(name) {
+            extractedContentType = HTTPHeaderFields.extractContentType(from: fields)
+        }
     }
 
     /// Replaces every field called `name` with one field holding `value` (or removes them when `value` is `nil`).
@@ -66,12 +86,22 @@ public struct HTTPHeaderFields: Sendable, Hashable, RandomAccessCollection {
     public mutating func set(_ value: String?, for name: String) {
         let position = fields.firstIndex { HTTPBytes.equalsIgnoringASCIICase($0.name, name) }
         fields.removeAll { HTTPBytes.equalsIgnoringASCIICase($0.name, name) }
-        guard let value else { return }
-        fields.insert(Field(name: name, value: value), at: Swift.min(position ?? fields.endIndex, fields.endIndex))
+        if let value {
+            fields.insert(Field(name: name, value: value), at: Swift.min(position ?? fields.endIndex, fields.endIndex))
+        }
+        if HTTPHeaderFields.isContentType(name) {
+            extractedContentType = HTTPHeaderFields.extractContentType(from: fields)
+        }
     }
 
     /// Removes every field called `name`.
     public mutating func remove(_ name: String) { set(nil, for: name) }
+
+    /// Whether both hold the same fields in the same order.
+    public static func == (lhs: HTTPHeaderFields, rhs: HTTPHeaderFields) -> Bool { lhs.fields == rhs.fields }
+
+    /// Hashes the fields in order.
+    public func hash(into hasher: inout Hasher) { hasher.combine(fields) }
 }
 
 extension HTTPHeaderFields: ExpressibleByDictionaryLiteral {
@@ -92,12 +122,21 @@ extension HTTPHeaderFields {
     /// Every `Content-Type` value is split at commas outside quotes; the last one that parses (and is not `*/*`)
     /// wins, and it inherits the `charset` of an earlier value with the same essence when it has none. This is what
     /// browsers do with repeated or comma-joined `Content-Type` fields, and what `HTTPURLResponse.mimeType` does not.
-    public var contentType: MediaType? {
+    ///
+    /// The fields are parsed when a `Content-Type` field is set, not each time this is read.
+    public var contentType: MediaType? { extractedContentType }
+
+    /// WHATWG Fetch "extract a MIME type" over the `Content-Type` fields of `fields`.
+    private static func extractContentType(from fields: [Field]) -> MediaType? {
         var result: MediaType?
         var essence: String?
         var charset: String?
-        for fieldValue in values(for: "Content-Type") {
-            for part in AcceptHeader.splitOutsideQuotes(fieldValue, separator: ",") {
+        for field in fields where isContentType(field.name) {
+            let fieldValue = field.value
+            let parts =
+                fieldValue.utf8.contains(UInt8(ascii: ","))
+                ? AcceptHeader.splitOutsideQuotes(fieldValue, separator: ",") : [fieldValue]
+            for part in parts {
                 guard let parsed = try? MediaType(parsing: part), parsed.essence != "*/*" else { continue }
                 var mediaType = parsed
                 if mediaType.essence != essence {

@@ -99,7 +99,24 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
     ) throws(SerializationError) -> (value: Output, serializerID: SerializerID) {
         let plan = plan(for: response)
         guard !plan.isEmpty else { throw noSerializerError(for: response) }
-        var attempts: [SerializationError] = []
+        return try serializeReportingChoice(response, plan: plan[...], attempts: [])
+    }
+
+    /// ``serializeReportingChoice(_:)`` when the first planned serializer was already tried on `response` and
+    /// failed with `first` (wrapped as ``ResponseSerializer/serializeReportingErrors(_:)`` wraps it).
+    func serializeReportingChoice(
+        _ response: Response, afterFirstAttemptFailed first: SerializationError
+    ) throws(SerializationError) -> (value: Output, serializerID: SerializerID) {
+        try serializeReportingChoice(response, plan: plan(for: response).dropFirst(), attempts: [first])
+    }
+
+    /// Tries the serializers of `plan` in order after `attempts` failed.
+    private func serializeReportingChoice(
+        _ response: Response,
+        plan: ArraySlice<(serializer: AnyResponseSerializer<Output>, mediaType: MediaType?)>,
+        attempts: [SerializationError]
+    ) throws(SerializationError) -> (value: Output, serializerID: SerializerID) {
+        var attempts = attempts
         for (serializer, mediaType) in plan {
             let input =
                 mediaType.map { $0 == response.contentType ? response : response.replacingContentType($0) }

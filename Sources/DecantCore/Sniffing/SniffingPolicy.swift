@@ -65,8 +65,9 @@ public struct SniffingPolicy: Sendable, Hashable {
             guard sniffsWhenMissing, let sniffed = MediaTypeSniffer.sniff(response.body) else { return (nil, .none) }
             return (sniffed, .sniffedMissingHeader)
         }
-        guard genericEssences.contains(header.essence), let sniffed = MediaTypeSniffer.sniff(response.body),
-            sniffed.essence != header.essence, sniffed.essence != "text/plain"
+        guard !genericEssences.isEmpty, genericEssences.contains(header.essence),
+            let sniffed = MediaTypeSniffer.sniff(response.body), sniffed.essence != header.essence,
+            sniffed.essence != "text/plain"
         else { return (header, .header) }
         return (sniffed, .sniffedGenericHeader(header))
     }

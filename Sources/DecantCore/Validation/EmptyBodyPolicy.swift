@@ -75,9 +75,14 @@ public struct EmptyBodyPolicy: Sendable, Hashable {
     public func emptinessReason(for response: Response) -> Reason? {
         if noContentStatuses.contains(response.status) { return .noContentStatus(response.status) }
         if response.isHeadRequest { return .headRequest }
-        if response.headers.contentLength == .bytes(0) && response.body.isEmpty { return .zeroContentLength }
+        if response.body.isEmpty && response.headers.contentLength == .bytes(0) { return .zeroContentLength }
         if response.body.isEmpty { return .noBytes }
-        if treatsWhitespaceAsEmpty, response.body.allSatisfy(HTTPBytes.isHTTPWhitespace) { return .whitespaceOnly }
+        // Most bodies start with a byte that is not whitespace; checking it first spares iterating the body.
+        if treatsWhitespaceAsEmpty, let first = response.body.first, HTTPBytes.isHTTPWhitespace(first),
+            response.body.allSatisfy(HTTPBytes.isHTTPWhitespace)
+        {
+            return .whitespaceOnly
+        }
         return nil
     }
 }

@@ -104,7 +104,15 @@ public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer 
                     wrapping: error, serializerID: id, mediaType: response.contentType, response: response)
             }
         }
-        for stage in [mediaTypeValidation].compactMap({ $0 }) + validators {
+        if let mediaTypeValidation {
+            do {
+                response = try mediaTypeValidation.process(response)
+            } catch {
+                throw SerializationError(
+                    wrapping: error, serializerID: id, mediaType: response.contentType, response: response)
+            }
+        }
+        for stage in validators {
             do {
                 response = try stage.process(response)
             } catch {

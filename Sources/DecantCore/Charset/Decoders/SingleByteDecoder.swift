@@ -1,8 +1,9 @@
 /// The WHATWG single-byte decoder (Encoding §9.1), also used for x-user-defined (§14.5) and true ISO-8859-1.
 ///
-/// Each encoding has a 128-entry table for bytes 0x80-0xFF holding the UTF-8 form of the code point, so the output
-/// string's UTF-8 is written directly: a first pass sizes the output (and finds the first unmapped byte), a second
-/// writes it. ASCII-only input (the common case) becomes a string with no table lookups at all.
+/// Each encoding has a 128-entry table for bytes 0x80-0xFF holding the UTF-8 form of the code point, so the output's
+/// UTF-8 is written in one pass: runs of ASCII bytes eight at a time, every other byte as its table entry, stored as
+/// one four-byte word. The bytes are then copied into the string without a second validation (they are well-formed
+/// by construction). ASCII-only input (the common case) becomes a string with no table lookups at all.
 enum SingleByteDecoder {
     /// The UTF-8 form of one code point: the bytes in the low 24 bits (first byte lowest), the length in the top
     /// 8 bits; 0 for a byte the index does not map (an error).
@@ -55,90 +56,61 @@ enum SingleByteDecoder {
         }
     }
 
+    /// Decodes `input` with `table` (128 entries, for bytes 0x80-0xFF).
     static func decode(
         _ input: UnsafeBufferPointer<UInt8>, table: [Entry], mode: TextDecodingMode, encoding: TextEncoding
     ) throws(TextDecodingError) -> String {
-        guard table.count == 128, let base = input.baseAddress else {
-            return input.isEmpty ? "" : String(decoding: input, as: UTF8.self)
-        }
+        guard let base = input.baseAddress, !input.isEmpty else { return "" }
         let count = input.count
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        // Pass 1: the output length, the first non-ASCII byte, and the first unmapped byte for strict mode. Eight
-        // bytes at a time while they are ASCII; a chunk with a non-ASCII byte is done byte by byte.
-        var length = 0
-        var firstNonASCII = -1
-        var index = 0
-        while index < count {
-            let end: Int
-            if index + 8 <= count {
-                if UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & highBits == 0 {
-                    index += 8
-                    length += 8
-                    continue
+        let asciiPrefix = UTF8Decoder.asciiPrefixLength(input)
+        if asciiPrefix == count { return String.decant_fromValidUTF8(input, isASCII: true) }
+        // Each byte from the first non-ASCII one becomes at most three bytes; eight more for the word stores, which
+        // run up to seven bytes ahead of what they keep.
+        let capacity = asciiPrefix + 3 * (count - asciiPrefix) + 8
+        let result: Result<String, TextDecodingError> = table.withUnsafeBufferPointer { entries in
+            String.decant_withValidUTF8(capacity: capacity) { output in
+                guard let outputBase = output.baseAddress, output.count >= capacity, entries.count == 128 else {
+                    return .success((0, true))
                 }
-                end = index + 8
-            } else {
-                end = count
-            }
-            while index < end {
-                let byte = input[index]
-                if byte < 0x80 {
-                    length += 1
-                } else {
-                    if firstNonASCII < 0 { firstNonASCII = index }
-                    let size = Int(table[Int(byte & 0x7F)] >> 24)
-                    if size == 0 {
-                        if mode == .strict {
-                            throw TextDecodingError(encoding: encoding, offset: index, input: input)
-                        }
-                        length += 3  // U+FFFD
-                    } else {
-                        length += size
-                    }
-                }
-                index += 1
-            }
-        }
-        if firstNonASCII < 0 { return String(decoding: input, as: UTF8.self) }
-        // Pass 2: write the UTF-8 bytes. ASCII chunks are stored eight bytes at once, and each table entry as four
-        // little-endian bytes (the fourth is overwritten by what follows, or lies past `length`), so the buffer
-        // has three bytes of slack.
-        return table.withUnsafeBufferPointer { entries in
-            String.decant_makeUTF8(count: length, capacity: length + 3) { output in
-                guard let outputBase = output.baseAddress, output.count >= length + 3 else { return 0 }
-                let raw = UnsafeMutableRawPointer(outputBase)
-                // The ASCII prefix is copied as it is.
-                outputBase.initialize(from: base, count: firstNonASCII)
-                var written = firstNonASCII
-                var position = firstNonASCII
+                let out = UnsafeMutableRawPointer(outputBase)
+                let raw = UnsafeRawPointer(base)
+                let highBits: UInt64 = 0x8080_8080_8080_8080
+                out.copyMemory(from: raw, byteCount: asciiPrefix)
+                var written = asciiPrefix
+                var position = asciiPrefix
                 while position < count {
-                    let end: Int
-                    if position + 8 <= count {
-                        let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-                        if word & highBits == 0 {
-                            guard written + 8 <= length else { return written }
-                            raw.storeBytes(of: word, toByteOffset: written, as: UInt64.self)
-                            written += 8
-                            position += 8
+                    let byte = base[position]
+                    if byte < 0x80 {
+                        guard position + 8 <= count else {
+                            outputBase[written] = byte
+                            written += 1
+                            position += 1
                             continue
                         }
-                        end = position + 8
-                    } else {
-                        end = count
+                        // Store eight bytes, keep the ASCII ones before the first non-ASCII byte (at least one).
+                        let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                        out.storeBytes(of: word, toByteOffset: written, as: UInt64.self)
+                        let high = UInt64(littleEndian: word) & highBits
+                        let run = high == 0 ? 8 : high.trailingZeroBitCount >> 3
+                        written += run
+                        position += run
+                        continue
                     }
-                    while position < end {
-                        let byte = input[position]
-                        position += 1
-                        var entry = byte < 0x80 ? 1 << 24 | UInt32(byte) : entries[Int(byte & 0x7F)]
-                        if entry == 0 { entry = 3 << 24 | 0xBD_BF_EF }  // U+FFFD
-                        let size = Int(entry >> 24)
-                        guard written + size <= length else { return written }
-                        raw.storeBytes(of: entry.littleEndian, toByteOffset: written, as: UInt32.self)
-                        written += size
+                    var entry = entries[Int(byte & 0x7F)]
+                    if entry == 0 {
+                        if mode == .strict {
+                            return .failure(TextDecodingError(encoding: encoding, offset: position, input: input))
+                        }
+                        entry = 3 << 24 | 0xBD_BF_EF  // U+FFFD
                     }
+                    // The entry's bytes, first byte lowest; the fourth (the length) is overwritten by what follows.
+                    out.storeBytes(of: entry.littleEndian, toByteOffset: written, as: UInt32.self)
+                    written += Int(entry >> 24)
+                    position += 1
                 }
-                return written
+                return .success((written, false))
             }
         }
+        return try result.get()
     }
 }
