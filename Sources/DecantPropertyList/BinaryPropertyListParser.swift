@@ -8,14 +8,36 @@ import DecantCore
 
 /// Reads `bplist00` documents without recursion: every offset and reference is range-checked, reference cycles are
 /// rejected, and shared references count once per reference against `maxObjects`.
+///
+/// The offset table is read and validated once. Every finished object is cached by its number with its logical
+/// size, so a shared object (a dictionary key repeated through a catalogue, a shared subtree) is decoded once but
+/// counted at every reference. Children are collected on flat stacks and moved into their array or dictionary when
+/// the container is complete.
 struct BinaryPropertyListParser {
-    let data: [UInt8]
-    let options: PropertyListParsingOptions
+    private let data: UnsafeBufferPointer<UInt8>
+    private let options: PropertyListParsingOptions
     private var offsets: [Int] = []
     private var tableStart = 0
     private var referenceSize = 1
 
-    init(data: [UInt8], options: PropertyListParsingOptions) {
+    /// Parses the binary property list `data`.
+    static func parse(
+        _ data: Data, options: PropertyListParsingOptions
+    ) throws(SerializationError)
+        -> PropertyListValue
+    {
+        let result = data.withUnsafeBytes { raw -> Result<PropertyListValue, SerializationError> in
+            var parser = BinaryPropertyListParser(data: raw.assumingMemoryBound(to: UInt8.self), options: options)
+            do throws(SerializationError) {
+                return .success(try parser.parse())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private init(data: UnsafeBufferPointer<UInt8>, options: PropertyListParsingOptions) {
         self.data = data
         self.options = options
     }
@@ -33,13 +55,24 @@ struct BinaryPropertyListParser {
         guard size >= 1, size <= 8, offset >= 0, offset <= limit - size else {
             throw invalid("a \(size)-byte field runs past the end of its area", at: offset)
         }
-        var value: UInt64 = 0
-        for index in offset..<offset + size { value = value << 8 | UInt64(data[index]) }
-        return value
+        return bigEndian(at: offset, size: size)
     }
 
-    mutating func parse() throws(SerializationError) -> PropertyListValue {
-        guard data.count >= 8, data.starts(with: Array("bplist".utf8)) else {
+    /// The big-endian unsigned integer of `size` bytes (1 to 8) at `offset`, which the caller has range-checked.
+    @inline(__always)
+    private func bigEndian(at offset: Int, size: Int) -> UInt64 {
+        switch size {
+        case 1: return UInt64(data[offset])
+        case 2: return UInt64(data[offset]) << 8 | UInt64(data[offset + 1])
+        default:
+            var value: UInt64 = 0
+            for index in offset..<offset + size { value = value << 8 | UInt64(data[index]) }
+            return value
+        }
+    }
+
+    private mutating func parse() throws(SerializationError) -> PropertyListValue {
+        guard data.count >= 8, data.starts(with: "bplist".utf8) else {
             throw invalid("it does not start with the magic 'bplist00'", at: 0)
         }
         guard data[6] == UInt8(ascii: "0"), data[7] == UInt8(ascii: "0") else {
@@ -74,111 +107,145 @@ struct BinaryPropertyListParser {
             throw invalid("the offset table (at \(tableOffset), \(objectCount) entries) does not fit", at: trailer + 24)
         }
         tableStart = Int(tableOffset)
-        offsets.reserveCapacity(Int(objectCount))
-        for index in 0..<Int(objectCount) {
+        // The whole table lies before the trailer (checked above), so its entries are read without further checks.
+        let count = Int(objectCount)
+        offsets = [Int](repeating: 0, count: count)
+        for index in 0..<count {
             let entry = tableStart + index * offsetSize
-            let offset = try readUnsigned(at: entry, size: offsetSize, limit: trailer)
+            let offset = bigEndian(at: entry, size: offsetSize)
             guard offset >= 8, offset < tableOffset else {
                 throw invalid("object \(index) has the offset \(offset), outside the object area", at: entry)
             }
-            offsets.append(Int(offset))
+            offsets[index] = Int(offset)
         }
         return try materialize(root: Int(topObject))
     }
 
-    private enum Container {
-        case array
-        case dictionary(keyCount: Int)
-
-        var isDictionary: Bool {
-            if case .dictionary = self { return true }
-            return false
-        }
-    }
-
+    /// An open array or dictionary whose children are being read.
     private struct Frame {
         let object: Int
         let offset: Int
-        let kind: Container
-        let references: [Int]
+        let isDictionary: Bool
+        /// The number of references: the element count, or twice the entry count.
+        let total: Int
+        /// Where the references start.
+        let references: Int
+        /// Where the frame's children start on the value stack.
+        let valueStart: Int
+        /// Where the frame's keys start on the key stack (dictionaries).
+        let keyStart: Int
         var next = 0
-        var children: [PropertyListValue] = []
         var size = 1
+        /// The first key that is not a string: its position and kind.
+        var badKey: (index: Int, kind: String)? = nil
     }
 
-    private enum Parsed {
-        case leaf(PropertyListValue)
-        case container(Container, references: [Int])
+    /// What reading an object gave: a finished value with its size, or an array or dictionary now open on the stack.
+    private enum Opened {
+        case value(PropertyListValue, size: Int)
+        case container
     }
 
     /// Builds the value of `root` with an explicit stack. Finished objects are cached with their logical size (the
     /// number of values they expand to), so a shared object is parsed once but counted at every reference.
     private func materialize(root: Int) throws(SerializationError) -> PropertyListValue {
-        var cache: [Int: (value: PropertyListValue, size: Int)] = [:]
-        var inProgress = Set<Int>()
+        let objectCount = offsets.count
+        // 0: not read yet, 1: an open container, 2: cached.
+        var state = [UInt8](repeating: 0, count: objectCount)
+        var cache = [PropertyListValue?](repeating: nil, count: objectCount)
+        var cachedSizes = [Int](repeating: 0, count: objectCount)
         var stack: [Frame] = []
-        var pending: (value: PropertyListValue, size: Int)? = nil
+        let values = MoveStack<PropertyListValue>()
+        let keys = MoveStack<String>()
 
-        func open(_ object: Int) throws(SerializationError) -> (value: PropertyListValue, size: Int)? {
-            if let cached = cache[object] { return cached }
-            if inProgress.contains(object) {
-                throw invalid("object \(object) contains itself (a reference cycle)", at: offsets[object])
+        func open(_ object: Int) throws(SerializationError) -> Opened {
+            switch state[object] {
+            case 2: return .value(cache[object].unsafelyUnwrapped, size: cachedSizes[object])
+            case 1: throw invalid("object \(object) contains itself (a reference cycle)", at: offsets[object])
+            default: break
             }
-            switch try parseObject(object) {
-            case .leaf(let value):
-                return (value, 1)
-            case .container(let kind, let references):
+            let offset = offsets[object]
+            let marker = data[offset]
+            switch marker >> 4 {
+            case 0xA, 0xB, 0xC, 0xD:
+                var cursor = offset + 1
+                let count = try length(marker: marker, at: offset, cursor: &cursor)
+                let isDictionary = marker >> 4 == 0xD
+                let total = isDictionary ? count * 2 : count
+                try checkSpan(cursor, count: total, size: referenceSize, object: offset)
+                try checkReferences(at: cursor, count: total, object: offset)
                 guard stack.count < options.maxDepth else {
-                    throw PropertyListErrors.tooDeep(options.maxDepth, offset: offsets[object])
+                    throw PropertyListErrors.tooDeep(options.maxDepth, offset: offset)
                 }
-                inProgress.insert(object)
-                var frame = Frame(object: object, offset: offsets[object], kind: kind, references: references)
-                frame.children.reserveCapacity(min(references.count, 4096))
-                stack.append(frame)
-                return nil
+                state[object] = 1
+                stack.append(
+                    Frame(
+                        object: object, offset: offset, isDictionary: isDictionary, total: total, references: cursor,
+                        valueStart: values.count, keyStart: keys.count))
+                return .container
+            default:
+                let value = try parseLeaf(at: offset, marker: marker)
+                switch value {
+                case .string, .data:
+                    // Worth keeping: strings and data are shared in practice (keys above all) and costly to rebuild.
+                    state[object] = 2
+                    cache[object] = value
+                    cachedSizes[object] = 1
+                default:
+                    break
+                }
+                return .value(value, size: 1)
             }
         }
 
-        pending = try open(root)
+        var pending: (value: PropertyListValue, size: Int)? = nil
+        if case .value(let value, let size) = try open(root) { pending = (value, size) }
         while !stack.isEmpty {
+            let top = stack.count - 1
             if let (value, size) = pending {
                 pending = nil
-                let index = stack.count - 1
-                stack[index].children.append(value)
-                let (total, overflow) = stack[index].size.addingReportingOverflow(size)
+                let (total, overflow) = stack[top].size.addingReportingOverflow(size)
                 guard !overflow, total <= options.maxObjects else {
-                    throw PropertyListErrors.tooManyObjects(options.maxObjects, offset: stack[index].offset)
+                    throw PropertyListErrors.tooManyObjects(options.maxObjects, offset: stack[top].offset)
                 }
-                stack[index].size = total
+                stack[top].size = total
+                let index = stack[top].next - 1
+                if stack[top].isDictionary, index < stack[top].total / 2 {
+                    if case .string(let key) = value {
+                        keys.push(key)
+                    } else if stack[top].badKey == nil {
+                        stack[top].badKey = (index, value.kindDescription)
+                    }
+                } else {
+                    values.push(value)
+                }
             }
-            let top = stack.count - 1
-            if stack[top].next < stack[top].references.count {
-                let child = stack[top].references[stack[top].next]
+            if stack[top].next < stack[top].total {
+                let child = Int(
+                    bigEndian(at: stack[top].references + stack[top].next * referenceSize, size: referenceSize))
                 stack[top].next += 1
-                pending = try open(child)
+                if case .value(let value, let size) = try open(child) { pending = (value, size) }
                 continue
             }
             let frame = stack.removeLast()
-            inProgress.remove(frame.object)
             let value: PropertyListValue
-            switch frame.kind {
-            case .array:
-                value = .array(frame.children)
-            case .dictionary(let keyCount):
-                var entries: [(key: String, value: PropertyListValue)] = []
-                entries.reserveCapacity(keyCount)
-                for index in 0..<keyCount {
-                    guard case .string(let key) = frame.children[index] else {
-                        throw invalid(
-                            "a key of the dictionary (object \(frame.object)) is "
-                                + "\(frame.children[index].kindDescription), not a string", at: frame.offset)
-                    }
-                    entries.append((key, frame.children[keyCount + index]))
+            if frame.isDictionary {
+                if let badKey = frame.badKey {
+                    throw invalid(
+                        "a key of the dictionary (object \(frame.object)) is \(badKey.kind), not a string",
+                        at: frame.offset)
                 }
-                value = .dictionary(PropertyListDictionary(entries))
+                value = .dictionary(
+                    PropertyListDictionary(
+                        checkingKeys: keys.popArray(from: frame.keyStart),
+                        values: values.popArray(from: frame.valueStart)))
+            } else {
+                value = .array(values.popArray(from: frame.valueStart))
             }
-            let size = frame.size - (frame.kind.isDictionary ? frame.references.count / 2 : 0)
-            cache[frame.object] = (value, size)
+            let size = frame.size - (frame.isDictionary ? frame.total / 2 : 0)
+            state[frame.object] = 2
+            cache[frame.object] = value
+            cachedSizes[frame.object] = size
             pending = (value, size)
         }
         guard let (value, size) = pending else { throw invalid("the top object is missing", at: nil) }
@@ -186,6 +253,17 @@ struct BinaryPropertyListParser {
             throw PropertyListErrors.tooManyObjects(options.maxObjects, offset: nil)
         }
         return value
+    }
+
+    /// Checks that each of the `count` references from `cursor` names an object.
+    private func checkReferences(at cursor: Int, count: Int, object offset: Int) throws(SerializationError) {
+        let objectCount = UInt64(offsets.count)
+        for index in 0..<count {
+            let reference = bigEndian(at: cursor + index * referenceSize, size: referenceSize)
+            guard reference < objectCount else {
+                throw invalid("the reference \(reference) is not below the object count \(objectCount)", at: offset)
+            }
+        }
     }
 
     /// Reads a length: the low nibble of the marker, or the integer object that follows when the nibble is 0xF.
@@ -214,15 +292,14 @@ struct BinaryPropertyListParser {
         }
     }
 
-    private func parseObject(_ object: Int) throws(SerializationError) -> Parsed {
-        let offset = offsets[object]
-        let marker = data[offset]
+    /// Reads the object at `offset`, which is not an array, set or dictionary.
+    private func parseLeaf(at offset: Int, marker: UInt8) throws(SerializationError) -> PropertyListValue {
         var cursor = offset + 1
         switch marker >> 4 {
         case 0x0:
             switch marker {
-            case 0x08: return .leaf(.bool(false))
-            case 0x09: return .leaf(.bool(true))
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
             case 0x00:
                 throw PropertyListErrors.make(
                     .unsupportedFeature,
@@ -238,18 +315,17 @@ struct BinaryPropertyListParser {
             if size == 16 {
                 let high = try readUnsigned(at: cursor, size: 8, limit: tableStart)
                 let low = try readUnsigned(at: cursor + 8, size: 8, limit: tableStart)
-                return .leaf(.integer(PropertyListInteger(high: Int64(bitPattern: high), low: low)))
+                return .integer(PropertyListInteger(high: Int64(bitPattern: high), low: low))
             }
             let value = try readUnsigned(at: cursor, size: size, limit: tableStart)
-            return .leaf(
-                .integer(size == 8 ? PropertyListInteger(Int64(bitPattern: value)) : PropertyListInteger(value)))
+            return .integer(size == 8 ? PropertyListInteger(Int64(bitPattern: value)) : PropertyListInteger(value))
         case 0x2:
             let power = Int(marker & 0x0F)
             guard power == 2 || power == 3 else {
                 throw invalid("a real of 2^\(power) bytes is not supported", at: offset)
             }
             let bits = try readUnsigned(at: cursor, size: 1 << power, limit: tableStart)
-            return .leaf(.real(power == 2 ? Double(Float(bitPattern: UInt32(bits))) : Double(bitPattern: bits)))
+            return .real(power == 2 ? Double(Float(bitPattern: UInt32(bits))) : Double(bitPattern: bits))
         case 0x3:
             guard marker == 0x33 else { throw invalid("the date marker must be 0x33", at: offset) }
             let seconds = Double(bitPattern: try readUnsigned(at: cursor, size: 8, limit: tableStart))
@@ -257,61 +333,79 @@ struct BinaryPropertyListParser {
             guard PropertyListDates.isRepresentable(since1970) else {
                 throw invalid("the date \(seconds) is not finite or lies outside the years 1 to 9999", at: offset)
             }
-            return .leaf(.date(Date(timeIntervalSinceReferenceDate: seconds)))
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case 0x4:
             let count = try length(marker: marker, at: offset, cursor: &cursor)
             try checkSpan(cursor, count: count, size: 1, object: offset)
-            return .leaf(.data(Data(data[cursor..<cursor + count])))
+            return .data(Data(UnsafeBufferPointer(rebasing: data[cursor..<cursor + count])))
         case 0x5:
             let count = try length(marker: marker, at: offset, cursor: &cursor)
             try checkSpan(cursor, count: count, size: 1, object: offset)
-            let bytes = data[cursor..<cursor + count]
-            guard bytes.allSatisfy({ $0 < 0x80 }) else {
-                throw invalid("an ASCII string holds a byte over 0x7F", at: offset)
-            }
-            return .leaf(.string(String(decoding: bytes, as: UTF8.self)))
+            let bytes = UnsafeBufferPointer(rebasing: data[cursor..<cursor + count])
+            var combined: UInt8 = 0
+            for byte in bytes { combined |= byte }
+            guard combined < 0x80 else { throw invalid("an ASCII string holds a byte over 0x7F", at: offset) }
+            return .string(String(decoding: bytes, as: UTF8.self))
         case 0x6:
             let count = try length(marker: marker, at: offset, cursor: &cursor)
             try checkSpan(cursor, count: count, size: 2, object: offset)
-            var units: [UInt16] = []
-            units.reserveCapacity(count)
-            for index in 0..<count {
-                units.append(UInt16(data[cursor + 2 * index]) << 8 | UInt16(data[cursor + 2 * index + 1]))
+            guard let text = utf16String(at: cursor, count: count) else {
+                throw invalid("a UTF-16 string holds an unpaired surrogate", at: offset)
             }
-            var text = ""
-            var decoder = UTF16()
-            var iterator = units.makeIterator()
-            decoding: while true {
-                switch decoder.decode(&iterator) {
-                case .scalarValue(let scalar): text.unicodeScalars.append(scalar)
-                case .emptyInput: break decoding
-                case .error: throw invalid("a UTF-16 string holds an unpaired surrogate", at: offset)
-                }
-            }
-            return .leaf(.string(text))
+            return .string(text)
         case 0x8:
             let size = Int(marker & 0x0F) + 1
             guard size <= 8 else { throw invalid("a UID of \(size) bytes is not supported", at: offset) }
-            return .leaf(.uid(try readUnsigned(at: cursor, size: size, limit: tableStart)))
-        case 0xA, 0xB, 0xC, 0xD:
-            let count = try length(marker: marker, at: offset, cursor: &cursor)
-            let isDictionary = marker >> 4 == 0xD
-            let total = isDictionary ? count * 2 : count
-            try checkSpan(cursor, count: total, size: referenceSize, object: offset)
-            var references: [Int] = []
-            references.reserveCapacity(total)
-            for index in 0..<total {
-                let reference = try readUnsigned(
-                    at: cursor + index * referenceSize, size: referenceSize, limit: tableStart)
-                guard reference < UInt64(offsets.count) else {
-                    throw invalid(
-                        "the reference \(reference) is not below the object count \(offsets.count)", at: offset)
-                }
-                references.append(Int(reference))
-            }
-            return .container(isDictionary ? .dictionary(keyCount: count) : .array, references: references)
+            return .uid(try readUnsigned(at: cursor, size: size, limit: tableStart))
         default:
             throw invalid("the marker 0x\(String(marker, radix: 16)) is not a known object type", at: offset)
         }
+    }
+
+    /// The big-endian UTF-16 text of `count` code units at `start` (range-checked by the caller), or `nil` when it
+    /// holds an unpaired surrogate.
+    private func utf16String(at start: Int, count: Int) -> String? {
+        @inline(__always) func unit(_ index: Int) -> UInt32 {
+            UInt32(data[start + 2 * index]) << 8 | UInt32(data[start + 2 * index + 1])
+        }
+        var valid = true
+        let text = String(unsafeUninitializedCapacity: count * 3) { output in
+            var written = 0
+            var index = 0
+            while index < count {
+                var scalar = unit(index)
+                index += 1
+                if scalar & 0xF800 == 0xD800 {
+                    guard scalar < 0xDC00, index < count, unit(index) & 0xFC00 == 0xDC00 else {
+                        valid = false
+                        return 0
+                    }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10 | (unit(index) - 0xDC00))
+                    index += 1
+                }
+                switch scalar {
+                case 0..<0x80:
+                    output[written] = UInt8(truncatingIfNeeded: scalar)
+                    written += 1
+                case 0x80..<0x800:
+                    output[written] = UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6)
+                    output[written + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+                    written += 2
+                case 0x800..<0x10000:
+                    output[written] = UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12)
+                    output[written + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+                    output[written + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+                    written += 3
+                default:
+                    output[written] = UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18)
+                    output[written + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F)
+                    output[written + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+                    output[written + 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+                    written += 4
+                }
+            }
+            return written
+        }
+        return valid ? text : nil
     }
 }

@@ -95,13 +95,11 @@ public struct PropertyListParser: Sendable {
         let format = options.format == .auto ? PropertyListParser.detectFormat(of: data) : options.format
         switch format {
         case .binary, .auto:
-            var parser = BinaryPropertyListParser(data: Array(data), options: options)
-            return try parser.parse()
+            return try BinaryPropertyListParser.parse(data, options: options)
         case .xml:
             let decoded = try PropertyListText.decode(data, mediaType: mediaType, xml: true)
-            var parser = XMLPropertyListParser(text: Array(decoded.text.utf8), options: options)
             do {
-                return try parser.parse()
+                return try XMLPropertyListParser.parse(decoded.text, options: options)
             } catch {
                 throw PropertyListText.bodyOffsets(error, decoded)
             }
@@ -189,6 +187,11 @@ enum PropertyListErrors {
 
     /// The 1-based line and column of `offset` in `text`.
     static func lineAndColumn(of offset: Int, in text: [UInt8]) -> (line: Int, column: Int) {
+        text.withUnsafeBufferPointer { lineAndColumn(of: offset, in: $0) }
+    }
+
+    /// The 1-based line and column of `offset` in `text`.
+    static func lineAndColumn(of offset: Int, in text: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
         var line = 1
         var column = 1
         for byte in text[..<min(offset, text.count)] {

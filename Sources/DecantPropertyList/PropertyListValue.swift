@@ -98,17 +98,46 @@ public struct PropertyListDictionary: Sendable, Hashable, RandomAccessCollection
 
     /// A dictionary of `entries`; for a repeated key the last value wins, at the position of the first.
     public init(_ entries: [(key: String, value: PropertyListValue)]) {
+        self.init(checkingKeys: entries.map(\.key), values: entries.map(\.value))
+    }
+
+    /// A dictionary of `keys` and `values` (as many), in that order; for a repeated key the last value wins, at the
+    /// position of the first.
+    init(checkingKeys keys: [String], values: [PropertyListValue]) {
+        guard PropertyListDictionary.hasRepeatedKey(keys) else {
+            self.init(uniqueKeys: keys, values: values)
+            return
+        }
         self.init()
         var positions: [String: Int] = [:]
-        for (key, value) in entries {
+        for (key, value) in zip(keys, values) {
             if let position = positions[key] {
-                values[position] = value
+                self.values[position] = value
             } else {
-                positions[key] = keys.count
-                keys.append(key)
-                values.append(value)
+                positions[key] = self.keys.count
+                self.keys.append(key)
+                self.values.append(value)
             }
         }
+    }
+
+    private init(uniqueKeys keys: [String], values: [PropertyListValue]) {
+        self.keys = keys
+        self.values = values
+    }
+
+    /// Whether two of `keys` are equal (as `String`s compare: canonically equivalent text is equal).
+    private static func hasRepeatedKey(_ keys: [String]) -> Bool {
+        guard keys.count > 1 else { return false }
+        if keys.count <= 16 {
+            for index in 1..<keys.count {
+                for earlier in 0..<index where keys[earlier] == keys[index] { return true }
+            }
+            return false
+        }
+        var seen = Set<String>(minimumCapacity: keys.count)
+        for key in keys where !seen.insert(key).inserted { return true }
+        return false
     }
 
     /// The first index, always 0.

@@ -10,29 +10,107 @@ import DecantCore
 /// character data, CDATA, comments, processing instructions, the five predefined entities and numeric character
 /// references) feeding an explicit stack. External entities are never resolved; a DOCTYPE internal subset that
 /// declares entities is rejected.
+///
+/// The reader works on the UTF-8 bytes of the decoded text: tags are classified by their bytes, character data
+/// without references, CDATA or carriage returns is converted straight from the text, keys are interned, and
+/// arrays and dictionaries are built once, from values moved off a flat stack, when their end tag arrives.
 struct XMLPropertyListParser {
-    let text: [UInt8]
+    private let text: UnsafeBufferPointer<UInt8>
     let options: PropertyListParsingOptions
     private var position = 0
     private var objectCount = 0
+    private var frames: [Frame] = []
+    private let values = MoveStack<PropertyListValue>()
+    private let keys = MoveStack<String>()
+    private var interner = KeyInterner()
+    /// Character data that had to be decoded (references, CDATA, comments or carriage returns), reused.
+    private var scratch: [UInt8] = []
 
-    init(text: [UInt8], options: PropertyListParsingOptions) {
+    /// Parses `text`, the decoded XML property list.
+    static func parse(
+        _ text: String, options: PropertyListParsingOptions
+    ) throws(SerializationError)
+        -> PropertyListValue
+    {
+        var text = text
+        if let result = parse(utf8Of: text, options: options) { return try result.get() }
+        text.makeContiguousUTF8()
+        return try parse(utf8Of: text, options: options)!.get()
+    }
+
+    private static func parse(
+        utf8Of text: String, options: PropertyListParsingOptions
+    )
+        -> Result<PropertyListValue, SerializationError>?
+    {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            var parser = XMLPropertyListParser(text: bytes, options: options)
+            do throws(SerializationError) {
+                return .success(try parser.parse())
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    private init(text: UnsafeBufferPointer<UInt8>, options: PropertyListParsingOptions) {
         self.text = text
         self.options = options
     }
 
-    private enum Frame {
-        case plist(value: PropertyListValue?)
-        case array([PropertyListValue])
-        case dictionary([(key: String, value: PropertyListValue)], pendingKey: String?)
+    /// The elements of the plist DTD, each with its name's bytes packed little-endian into an integer.
+    private enum Element: UInt64 {
+        case plist = 0x74_73_69_6C_70
+        case array = 0x79_61_72_72_61
+        case dict = 0x74_63_69_64
+        case key = 0x79_65_6B
+        case `true` = 0x65_75_72_74
+        case `false` = 0x65_73_6C_61_66
+        case string = 0x67_6E_69_72_74_73
+        case integer = 0x72_65_67_65_74_6E_69
+        case real = 0x6C_61_65_72
+        case date = 0x65_74_61_64
+        case data = 0x61_74_61_64
 
+        /// The element's name.
         var name: String {
             switch self {
             case .plist: return "plist"
             case .array: return "array"
-            case .dictionary: return "dict"
+            case .dict: return "dict"
+            case .key: return "key"
+            case .true: return "true"
+            case .false: return "false"
+            case .string: return "string"
+            case .integer: return "integer"
+            case .real: return "real"
+            case .date: return "date"
+            case .data: return "data"
             }
         }
+    }
+
+    /// An open `<plist>`, `<array>` or `<dict>`: its children are the values (and keys) pushed since it opened.
+    private struct Frame {
+        let element: Element
+        let valueStart: Int
+        let keyStart: Int
+    }
+
+    private func name(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
+    }
+
+    /// The bytes of the name in `range` packed little-endian, or 0 when it is longer than 8 bytes.
+    private func packedName(_ range: Range<Int>) -> UInt64 {
+        guard range.count <= 8 else { return 0 }
+        var packed: UInt64 = 0
+        var index = range.upperBound
+        while index > range.lowerBound {
+            index -= 1
+            packed = packed << 8 | UInt64(text[index])
+        }
+        return packed
     }
 
     private func error(
@@ -46,12 +124,11 @@ struct XMLPropertyListParser {
             offset: offset)
     }
 
-    private func starts(with literal: String, at offset: Int? = nil) -> Bool {
-        var index = offset ?? position
-        for byte in literal.utf8 {
-            guard index < text.count, text[index] == byte else { return false }
-            index += 1
-        }
+    private func starts(with literal: StaticString) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard length <= text.count - position else { return false }
+        let bytes = literal.utf8Start
+        for index in 0..<length where text[position + index] != bytes[index] { return false }
         return true
     }
 
@@ -71,11 +148,12 @@ struct XMLPropertyListParser {
     }
 
     /// Moves past `terminator`, or fails with `what` when the text ends first.
-    private mutating func skip(past terminator: String, what: String) throws(SerializationError) {
+    private mutating func skip(past terminator: StaticString, what: String) throws(SerializationError) {
         let start = position
-        let length = terminator.utf8.count
+        let length = terminator.utf8CodeUnitCount
+        let first = terminator.utf8Start[0]
         while position + length <= text.count {
-            if starts(with: terminator) {
+            if text[position] == first, starts(with: terminator) {
                 position += length
                 return
             }
@@ -84,14 +162,15 @@ struct XMLPropertyListParser {
         throw error("the \(what) is not closed with '\(terminator)'", at: start)
     }
 
-    /// Skips comments, processing instructions and whitespace; returns false at non-space character data.
+    /// Skips comments, processing instructions and whitespace.
     private mutating func skipMisc() throws(SerializationError) {
         while true {
             skipSpace()
+            guard position + 1 < text.count, text[position] == UInt8(ascii: "<") else { return }
             if starts(with: "<!--") {
                 position += 4
                 try skip(past: "-->", what: "comment")
-            } else if starts(with: "<?") {
+            } else if text[position + 1] == UInt8(ascii: "?") {
                 position += 2
                 try skip(past: "?>", what: "processing instruction")
             } else {
@@ -133,19 +212,20 @@ struct XMLPropertyListParser {
         throw error("the DOCTYPE is not closed with '>'", at: start)
     }
 
-    private mutating func readName() throws(SerializationError) -> String {
+    /// Reads a name at the position and returns its byte range.
+    private mutating func readName() throws(SerializationError) -> Range<Int> {
         let start = position
         while position < text.count, XMLPropertyListParser.isNameByte(text[position]) { position += 1 }
         guard position > start else { throw error("a tag has no name") }
-        return String(decoding: text[start..<position], as: UTF8.self)
+        return start..<position
     }
 
     /// Reads a start tag after its `<`: the name and whether it is self-closing. Attributes are checked and ignored.
-    private mutating func readStartTag() throws(SerializationError) -> (name: String, selfClosing: Bool) {
+    private mutating func readStartTag() throws(SerializationError) -> (name: Range<Int>, selfClosing: Bool) {
         let name = try readName()
         while true {
             skipSpace()
-            guard position < text.count else { throw error("the tag <\(name)> is not closed") }
+            guard position < text.count else { throw error("the tag <\(self.name(name))> is not closed") }
             if text[position] == UInt8(ascii: ">") {
                 position += 1
                 return (name, false)
@@ -157,12 +237,12 @@ struct XMLPropertyListParser {
             _ = try readName()
             skipSpace()
             guard position < text.count, text[position] == UInt8(ascii: "=") else {
-                throw error("an attribute of <\(name)> has no '=' and value")
+                throw error("an attribute of <\(self.name(name))> has no '=' and value")
             }
             position += 1
             skipSpace()
             guard position < text.count, text[position] == UInt8(ascii: "\"") || text[position] == UInt8(ascii: "'")
-            else { throw error("an attribute value of <\(name)> is not quoted") }
+            else { throw error("an attribute value of <\(self.name(name))> is not quoted") }
             let quote = text[position]
             position += 1
             while position < text.count, text[position] != quote {
@@ -174,7 +254,7 @@ struct XMLPropertyListParser {
                     position += 1
                 }
             }
-            guard position < text.count else { throw error("an attribute value of <\(name)> is not closed") }
+            guard position < text.count else { throw error("an attribute value of <\(self.name(name))> is not closed") }
             position += 1
         }
     }
@@ -190,7 +270,7 @@ struct XMLPropertyListParser {
         guard position < text.count, text[position] == UInt8(ascii: ";") else {
             throw error("the reference starting with '&' is not closed with ';' (write '&amp;' for '&')", at: start)
         }
-        let name = String(decoding: text[nameStart..<position], as: UTF8.self)
+        let name = self.name(nameStart..<position)
         position += 1
         switch name {
         case "lt": output.append(UInt8(ascii: "<"))
@@ -212,13 +292,35 @@ struct XMLPropertyListParser {
             guard let value = scalarValue, let scalar = Unicode.Scalar(value),
                 !name.dropFirst().hasPrefix("+"), !name.dropFirst(name.hasPrefix("#x") ? 2 : 1).isEmpty
             else { throw error("the character reference '&\(name);' is not a valid character", at: start) }
-            output.append(contentsOf: Array(String(scalar).utf8))
+            output.append(contentsOf: String(scalar).utf8)
         }
     }
 
     /// Reads the character data of a leaf element up to its end tag `</name>`.
-    private mutating func readContent(of name: String) throws(SerializationError) -> String {
-        var output: [UInt8] = []
+    ///
+    /// Returns the range of the text that is the data when it holds no reference, CDATA section, comment or carriage
+    /// return; otherwise returns `nil` and leaves the decoded data in ``scratch``.
+    private mutating func readContent(of element: Element) throws(SerializationError) -> Range<Int>? {
+        let start = position
+        while position < text.count {
+            let byte = text[position]
+            if byte <= UInt8(ascii: "<")
+                && (byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&") || byte == 0x0D)
+            {
+                break
+            }
+            position += 1
+        }
+        if position + 1 < text.count, text[position] == UInt8(ascii: "<"), text[position + 1] == UInt8(ascii: "/") {
+            let end = position
+            try readEndTag(of: element)
+            return start..<end
+        }
+        // Decoded into a local buffer (references need `self`), which goes back to `scratch` at the end.
+        var output = scratch
+        scratch = []
+        output.removeAll(keepingCapacity: true)
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<position]))
         while position < text.count {
             let byte = text[position]
             if byte == UInt8(ascii: "<") {
@@ -226,21 +328,16 @@ struct XMLPropertyListParser {
                     position += 9
                     let start = position
                     try skip(past: "]]>", what: "CDATA section")
-                    output.append(contentsOf: text[start..<position - 3])
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<position - 3]))
                 } else if starts(with: "<!--") {
                     position += 4
                     try skip(past: "-->", what: "comment")
                 } else if starts(with: "</") {
-                    position += 2
-                    let closing = try readName()
-                    skipSpace()
-                    guard closing == name, position < text.count, text[position] == UInt8(ascii: ">") else {
-                        throw error("<\(name)> is closed by </\(closing)>")
-                    }
-                    position += 1
-                    return String(decoding: output, as: UTF8.self)
+                    try readEndTag(of: element)
+                    scratch = output
+                    return nil
                 } else {
-                    throw error("<\(name)> may hold only text, not markup")
+                    throw error("<\(element.name)> may hold only text, not markup")
                 }
             } else if byte == UInt8(ascii: "&") {
                 try readReference(into: &output)
@@ -253,7 +350,19 @@ struct XMLPropertyListParser {
                 position += 1
             }
         }
-        throw error("<\(name)> is not closed")
+        throw error("<\(element.name)> is not closed")
+    }
+
+    /// Reads `</name>` at the position, which must close `element`.
+    private mutating func readEndTag(of element: Element) throws(SerializationError) {
+        position += 2
+        let closing = try readName()
+        skipSpace()
+        guard packedName(closing) == element.rawValue, position < text.count, text[position] == UInt8(ascii: ">")
+        else {
+            throw error("<\(element.name)> is closed by </\(name(closing))>")
+        }
+        position += 1
     }
 
     mutating func parse() throws(SerializationError) -> PropertyListValue {
@@ -261,90 +370,119 @@ struct XMLPropertyListParser {
         if starts(with: "<!DOCTYPE") {
             try skipDoctype()
         }
-        var stack: [Frame] = []
         var result: PropertyListValue? = nil
         var sawPlist = false
         repeat {
             try skipMisc()
             guard position < text.count else {
                 throw error(
-                    stack.isEmpty ? "the document holds no value" : "the document ends inside <\(stack.last!.name)>")
+                    frames.isEmpty
+                        ? "the document holds no value" : "the document ends inside <\(frames.last!.element.name)>")
             }
             guard text[position] == UInt8(ascii: "<") else {
                 throw error("text appears where an element was expected")
             }
             let tagStart = position
-            if starts(with: "</") {
-                position += 2
-                let name = try readName()
-                skipSpace()
-                guard position < text.count, text[position] == UInt8(ascii: ">") else {
-                    throw error("the end tag </\(name)> is not closed")
-                }
-                position += 1
-                guard let frame = stack.popLast(), frame.name == name else {
-                    throw error("the end tag </\(name)> does not close an open element", at: tagStart)
-                }
-                switch frame {
-                case .plist(let value):
-                    guard let value else { throw error("<plist> holds no value", at: tagStart) }
-                    result = value
-                case .array(let values):
-                    try deliver(.array(values), to: &stack, result: &result, at: tagStart)
-                case .dictionary(let entries, let pendingKey):
-                    if let pendingKey { throw error("the key '\(pendingKey)' has no value", at: tagStart) }
-                    try deliver(.dictionary(PropertyListDictionary(entries)), to: &stack, result: &result, at: tagStart)
-                }
+            if position + 1 < text.count, text[position + 1] == UInt8(ascii: "/") {
+                try readEndTag(at: tagStart, result: &result)
                 continue
             }
             if starts(with: "<!") { throw error("'<!' markup is not allowed here") }
             position += 1
             let (name, selfClosing) = try readStartTag()
-            switch name {
-            case "plist":
-                guard stack.isEmpty, result == nil, !sawPlist, !selfClosing else {
+            switch Element(rawValue: packedName(name)) {
+            case .plist?:
+                guard frames.isEmpty, result == nil, !sawPlist, !selfClosing else {
                     throw error("<plist> may appear only once, as the root, holding one value", at: tagStart)
                 }
                 sawPlist = true
-                stack.append(.plist(value: nil))
-            case "array", "dict":
-                guard stack.count - (sawPlist ? 1 : 0) < options.maxDepth else {
+                frames.append(Frame(element: .plist, valueStart: values.count, keyStart: keys.count))
+            case .array?, .dict?:
+                let element: Element = text[name.lowerBound] == UInt8(ascii: "a") ? .array : .dict
+                guard frames.count - (sawPlist ? 1 : 0) < options.maxDepth else {
                     throw PropertyListErrors.tooDeep(options.maxDepth, offset: tagStart)
                 }
                 if selfClosing {
-                    let empty: PropertyListValue = name == "array" ? .array([]) : .dictionary(PropertyListDictionary())
-                    try deliver(empty, to: &stack, result: &result, at: tagStart)
+                    let empty: PropertyListValue =
+                        element == .array ? .array([]) : .dictionary(PropertyListDictionary())
+                    try deliver(empty, result: &result, at: tagStart)
                 } else {
-                    try checkSlot(in: stack, at: tagStart)
-                    stack.append(name == "array" ? .array([]) : .dictionary([], pendingKey: nil))
+                    try checkSlot(at: tagStart)
+                    frames.append(Frame(element: element, valueStart: values.count, keyStart: keys.count))
                 }
-            case "key":
-                guard case .dictionary(let entries, nil)? = stack.last else {
+            case .key?:
+                guard let frame = frames.last, frame.element == .dict, !hasPendingKey(frame) else {
                     throw error("<key> may appear only in a <dict>, before each value", at: tagStart)
                 }
-                let key = selfClosing ? "" : try readContent(of: name)
-                stack[stack.count - 1] = .dictionary(entries, pendingKey: key)
-            case "true", "false", "string", "integer", "real", "date", "data":
-                let content = selfClosing ? "" : try readContent(of: name)
-                let value = try leaf(name, content, at: tagStart)
-                try deliver(value, to: &stack, result: &result, at: tagStart)
+                if selfClosing {
+                    keys.push("")
+                } else if let range = try readContent(of: .key) {
+                    keys.push(interner.intern(UnsafeBufferPointer(rebasing: text[range])))
+                } else {
+                    let decoded = scratch
+                    keys.push(decoded.withUnsafeBufferPointer { interner.intern($0) })
+                }
+            case let element? where element != .plist:
+                let value: PropertyListValue
+                if selfClosing {
+                    value = try leaf(element, UnsafeBufferPointer(start: nil, count: 0), at: tagStart)
+                } else if let range = try readContent(of: element) {
+                    value = try leaf(element, UnsafeBufferPointer(rebasing: text[range]), at: tagStart)
+                } else {
+                    let decoded = scratch
+                    value = try decoded.withUnsafeBufferPointer { (bytes) throws(SerializationError) in
+                        try leaf(element, bytes, at: tagStart)
+                    }
+                }
+                try deliver(value, result: &result, at: tagStart)
             default:
-                throw error("<\(name)> is not a property list element", at: tagStart)
+                throw error("<\(self.name(name))> is not a property list element", at: tagStart)
             }
-        } while !stack.isEmpty
+        } while !frames.isEmpty
         try skipMisc()
         guard position == text.count else { throw error("content follows the property list's root element") }
         guard let result else { throw error("the document holds no value") }
         return result
     }
 
+    /// Whether the dictionary `frame` has read a key that still waits for its value.
+    private func hasPendingKey(_ frame: Frame) -> Bool {
+        keys.count - frame.keyStart > values.count - frame.valueStart
+    }
+
+    /// Reads the end tag starting at `tagStart` and closes the innermost open element with it.
+    private mutating func readEndTag(at tagStart: Int, result: inout PropertyListValue?) throws(SerializationError) {
+        position += 2
+        let name = try readName()
+        skipSpace()
+        guard position < text.count, text[position] == UInt8(ascii: ">") else {
+            throw error("the end tag </\(self.name(name))> is not closed")
+        }
+        position += 1
+        guard let frame = frames.popLast(), frame.element.rawValue == packedName(name) else {
+            throw error("the end tag </\(self.name(name))> does not close an open element", at: tagStart)
+        }
+        switch frame.element {
+        case .plist:
+            guard values.count > frame.valueStart else { throw error("<plist> holds no value", at: tagStart) }
+            result = values.popLast()
+        case .array:
+            try deliver(.array(values.popArray(from: frame.valueStart)), result: &result, at: tagStart)
+        default:
+            if hasPendingKey(frame) { throw error("the key '\(keys.last)' has no value", at: tagStart) }
+            let dictionary = PropertyListDictionary(
+                checkingKeys: keys.popArray(from: frame.keyStart), values: values.popArray(from: frame.valueStart))
+            try deliver(.dictionary(dictionary), result: &result, at: tagStart)
+        }
+    }
+
     /// Fails when the innermost open element cannot take a value now.
-    private func checkSlot(in stack: [Frame], at offset: Int) throws(SerializationError) {
-        switch stack.last {
-        case .plist(let value?)?:
-            _ = value
+    private func checkSlot(at offset: Int) throws(SerializationError) {
+        guard let frame = frames.last else { return }
+        switch frame.element {
+        case .plist where values.count > frame.valueStart:
             throw error("<plist> holds more than one value", at: offset)
-        case .dictionary(_, nil)?:
+        case .dict where !hasPendingKey(frame):
             throw error("a value in a <dict> has no <key> before it", at: offset)
         default:
             return
@@ -352,64 +490,170 @@ struct XMLPropertyListParser {
     }
 
     private mutating func deliver(
-        _ value: PropertyListValue, to stack: inout [Frame], result: inout PropertyListValue?, at offset: Int
+        _ value: PropertyListValue, result: inout PropertyListValue?, at offset: Int
     ) throws(SerializationError) {
         objectCount += 1
         guard objectCount <= options.maxObjects else {
             throw PropertyListErrors.tooManyObjects(options.maxObjects, offset: offset)
         }
-        guard let top = stack.popLast() else {
+        guard let frame = frames.last else {
             guard result == nil else { throw error("the document holds more than one root value", at: offset) }
             result = value
             return
         }
-        switch top {
-        case .plist(nil):
-            stack.append(.plist(value: value))
-        case .plist:
+        switch frame.element {
+        case .plist where values.count > frame.valueStart:
             throw error("<plist> holds more than one value", at: offset)
-        case .array(var values):
-            values.append(value)
-            stack.append(.array(values))
-        case .dictionary(var entries, let key?):
-            entries.append((key, value))
-            stack.append(.dictionary(entries, pendingKey: nil))
-        case .dictionary(_, nil):
+        case .dict where !hasPendingKey(frame):
             throw error("a value in a <dict> has no <key> before it", at: offset)
+        default:
+            values.push(value)
         }
     }
 
-    private func leaf(_ name: String, _ content: String, at offset: Int) throws(SerializationError) -> PropertyListValue
+    private func leaf(
+        _ element: Element, _ content: UnsafeBufferPointer<UInt8>, at offset: Int
+    )
+        throws(SerializationError) -> PropertyListValue
     {
-        let trimmed = content.trimmingXMLSpace()
-        switch name {
-        case "true", "false":
-            guard content.isEmpty else { throw error("<\(name)> must be empty", at: offset) }
-            return .bool(name == "true")
-        case "string":
-            return .string(content)
-        case "integer":
+        switch element {
+        case .true, .false:
+            guard content.isEmpty else { throw error("<\(element.name)> must be empty", at: offset) }
+            return .bool(element == .true)
+        case .string:
+            return .string(String(decoding: content, as: UTF8.self))
+        case .integer:
+            let trimmed = PropertyListNumbers.trimmingXMLSpace(content)
             guard let integer = PropertyListNumbers.integer(trimmed) else {
-                throw error("'\(trimmed.prefix(40))' is not an integer of at most 128 bits", at: offset)
+                throw error(
+                    "'\(String(decoding: trimmed, as: UTF8.self).prefix(40))' is not an integer of at most 128 bits",
+                    at: offset)
             }
             return .integer(integer)
-        case "real":
+        case .real:
+            let trimmed = PropertyListNumbers.trimmingXMLSpace(content)
             guard let real = PropertyListNumbers.real(trimmed) else {
-                throw error("'\(trimmed.prefix(40))' is not a real number", at: offset)
+                throw error("'\(String(decoding: trimmed, as: UTF8.self).prefix(40))' is not a real number", at: offset)
             }
             return .real(real)
-        case "date":
+        case .date:
+            let trimmed = PropertyListNumbers.trimmingXMLSpace(content)
             guard let date = PropertyListNumbers.date(trimmed) else {
-                throw error("'\(trimmed.prefix(40))' is not a date such as 2004-10-26T10:33:33Z", at: offset)
+                throw error(
+                    "'\(String(decoding: trimmed, as: UTF8.self).prefix(40))' is not a date such as 2004-10-26T10:33:33Z",
+                    at: offset)
             }
             return .date(date)
         default:
-            let compact = String(content.unicodeScalars.filter { !" \t\r\n".unicodeScalars.contains($0) })
-            let padded = compact + String(repeating: "=", count: (4 - compact.utf8.count % 4) % 4)
-            guard let data = Data(base64Encoded: padded) else {
+            guard let data = PropertyListBase64.decode(content) else {
                 throw error("the <data> element is not valid base64", at: offset)
             }
             return .data(data)
+        }
+    }
+}
+
+/// A growable stack that hands out its top elements as an array by moving them, so that building an array or a
+/// dictionary neither copies nor retains its children.
+final class MoveStack<Element> {
+    private var storage: UnsafeMutablePointer<Element>
+    private var capacity: Int
+    /// The number of elements on the stack.
+    private(set) var count = 0
+
+    init(capacity: Int = 32) {
+        self.capacity = capacity
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        storage.deinitialize(count: count)
+        storage.deallocate()
+    }
+
+    /// The top element; the stack must not be empty.
+    var last: Element { storage[count - 1] }
+
+    /// Pushes `element`.
+    func push(_ element: consuming Element) {
+        if count == capacity {
+            let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: storage, count: count)
+            storage.deallocate()
+            storage = grown
+            capacity *= 2
+        }
+        (storage + count).initialize(to: element)
+        count += 1
+    }
+
+    /// Removes and returns the top element; the stack must not be empty.
+    func popLast() -> Element {
+        count -= 1
+        return (storage + count).move()
+    }
+
+    /// Removes the elements from `start` up, returning them in order.
+    func popArray(from start: Int) -> [Element] {
+        let length = count - start
+        guard length > 0 else { return [] }
+        let source = storage + start
+        count = start
+        return Array(unsafeUninitializedCapacity: length) { buffer, initialized in
+            buffer.baseAddress!.moveInitialize(from: source, count: length)
+            initialized = length
+        }
+    }
+}
+
+/// Interns dictionary keys by their UTF-8 bytes, so that a key repeated through a document is built once.
+struct KeyInterner {
+    private var slots: [Int32] = Array(repeating: -1, count: 64)
+    private var starts: [Int] = []
+    private var hashes: [UInt64] = []
+    private var strings: [String] = []
+    private var arena: [UInt8] = []
+
+    /// The string of `bytes` (valid UTF-8), built the first time these bytes are seen.
+    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.count <= 256 else { return String(decoding: bytes, as: UTF8.self) }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01B3 }
+        hash ^= UInt64(bytes.count)
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash ^ hash >> 29) & mask
+        while true {
+            let entry = Int(slots[slot])
+            if entry < 0 { break }
+            if hashes[entry] == hash, matches(entry, bytes) { return strings[entry] }
+            slot = (slot + 1) & mask
+        }
+        let string = String(decoding: bytes, as: UTF8.self)
+        slots[slot] = Int32(strings.count)
+        starts.append(arena.count)
+        arena.append(contentsOf: bytes)
+        hashes.append(hash)
+        strings.append(string)
+        if strings.count * 2 > slots.count { grow() }
+        return string
+    }
+
+    private func matches(_ entry: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = starts[entry]
+        let end = entry + 1 < starts.count ? starts[entry + 1] : arena.count
+        guard end - start == bytes.count else { return false }
+        for index in 0..<bytes.count where arena[start + index] != bytes[index] { return false }
+        return true
+    }
+
+    private mutating func grow() {
+        slots = Array(repeating: -1, count: slots.count * 2)
+        let mask = slots.count - 1
+        for entry in hashes.indices {
+            let hash = hashes[entry]
+            var slot = Int(truncatingIfNeeded: hash ^ hash >> 29) & mask
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(entry)
         }
     }
 }
@@ -426,25 +670,136 @@ extension String {
     }
 }
 
+/// Base64 as XML property lists hold it in `<data>`: whitespace anywhere, padding optional.
+enum PropertyListBase64 {
+    /// The bytes of `text`, or `nil` when it is not valid base64.
+    ///
+    /// Reads what `Data(base64Encoded:)` reads once spaces, tabs, carriage returns and line feeds are removed and
+    /// the text is padded with `=` to a multiple of 4. Canonical input is decoded here; anything unusual (padding
+    /// that is not at the end, non-zero bits in the last character) goes to `Data(base64Encoded:)` itself.
+    static func decode(_ text: UnsafeBufferPointer<UInt8>) -> Data? {
+        if let data = decodeCanonical(text) { return data }
+        let content = String(decoding: text, as: UTF8.self)
+        let compact = String(content.unicodeScalars.filter { !" \t\r\n".unicodeScalars.contains($0) })
+        let padded = compact + String(repeating: "=", count: (4 - compact.utf8.count % 4) % 4)
+        return Data(base64Encoded: padded)
+    }
+
+    /// The 6-bit value of a base64 character, or 0xFF.
+    @inline(__always)
+    private static func sextet(_ byte: UInt8) -> UInt8 {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte &- UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return byte &- UInt8(ascii: "a") &+ 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte &- UInt8(ascii: "0") &+ 52
+        case UInt8(ascii: "+"): return 62
+        case UInt8(ascii: "/"): return 63
+        default: return 0xFF
+        }
+    }
+
+    /// Decodes alphabet characters and whitespace followed by at most the right number of `=`; `nil` otherwise.
+    private static func decodeCanonical(_ text: UnsafeBufferPointer<UInt8>) -> Data? {
+        var characters = 0
+        var padding = 0
+        for byte in text {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
+            if byte == UInt8(ascii: "=") {
+                padding += 1
+            } else if padding > 0 || sextet(byte) == 0xFF {
+                return nil
+            } else {
+                characters += 1
+            }
+        }
+        let remainder = characters % 4
+        guard remainder != 1, padding <= (4 - remainder) % 4 else { return nil }
+        let length = characters / 4 * 3 + (remainder == 0 ? 0 : remainder - 1)
+        var data = Data(count: length)
+        let valid = data.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) -> Bool in
+            var accumulator: UInt32 = 0
+            var pending = 0
+            var written = 0
+            for byte in text {
+                let value = sextet(byte)
+                if value == 0xFF { continue }
+                accumulator = accumulator << 6 | UInt32(value)
+                pending += 1
+                if pending == 4 {
+                    output[written] = UInt8(truncatingIfNeeded: accumulator >> 16)
+                    output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
+                    output[written + 2] = UInt8(truncatingIfNeeded: accumulator)
+                    written += 3
+                    pending = 0
+                    accumulator = 0
+                }
+            }
+            switch pending {
+            case 2:
+                guard accumulator & 0x0F == 0 else { return false }
+                output[written] = UInt8(truncatingIfNeeded: accumulator >> 4)
+            case 3:
+                guard accumulator & 0x03 == 0 else { return false }
+                output[written] = UInt8(truncatingIfNeeded: accumulator >> 10)
+                output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+            default:
+                break
+            }
+            return true
+        }
+        return valid ? data : nil
+    }
+}
+
 /// Number and date text as XML property lists write them.
 enum PropertyListNumbers {
+    /// `bytes` without leading and trailing XML whitespace.
+    static func trimmingXMLSpace(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = 0
+        var end = bytes.count
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
     /// A decimal integer (optional sign) or a `0x` hexadecimal one, within 128 signed bits.
     static func integer(_ text: String) -> PropertyListInteger? {
-        var bytes = Substring(text).utf8[...]
+        Array(text.utf8).withUnsafeBufferPointer { integer($0) }
+    }
+
+    /// A decimal integer (optional sign) or a `0x` hexadecimal one, within 128 signed bits, from UTF-8 bytes.
+    static func integer(_ text: UnsafeBufferPointer<UInt8>) -> PropertyListInteger? {
+        var index = 0
         var negative = false
-        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+        if let first = text.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
             negative = first == UInt8(ascii: "-")
-            bytes = bytes.dropFirst()
+            index = 1
         }
         var radix: UInt64 = 10
-        if bytes.starts(with: Array("0x".utf8)) || bytes.starts(with: Array("0X".utf8)) {
+        if text.count - index >= 2, text[index] == UInt8(ascii: "0"),
+            text[index + 1] == UInt8(ascii: "x") || text[index + 1] == UInt8(ascii: "X")
+        {
             radix = 16
-            bytes = bytes.dropFirst(2)
+            index += 2
         }
-        guard !bytes.isEmpty else { return nil }
+        guard index < text.count else { return nil }
+        if radix == 10, text.count - index <= 18 {
+            // At most 18 digits: fits an Int64 without overflow checks.
+            var value: Int64 = 0
+            while index < text.count {
+                let digit = text[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
+                index += 1
+            }
+            return PropertyListInteger(negative ? -value : value)
+        }
         var high: UInt64 = 0
         var low: UInt64 = 0
-        for byte in bytes {
+        while index < text.count {
+            let byte = text[index]
+            index += 1
             let digit: UInt64
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
@@ -472,37 +827,108 @@ enum PropertyListNumbers {
         return Double(text)
     }
 
-    /// `YYYY[-MM[-DD[THH[:MM[:SS]]]]]Z`, UTC.
-    static func date(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        guard bytes.last == UInt8(ascii: "Z") else { return nil }
-        var fields: [Int] = []
+    /// A decimal real, `inf`, `-inf` or `nan`, from UTF-8 bytes.
+    ///
+    /// `-ddd.ddd[e±dd]` with at most 15 significant digits and a small exponent is converted exactly here (one
+    /// correctly rounded multiplication or division of exact operands); other text goes to `Double(_:)`.
+    static func real(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        if let value = simpleReal(text) { return value }
+        return real(String(decoding: text, as: UTF8.self))
+    }
+
+    private static func simpleReal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var index = 0
-        let separators: [UInt8] = [
-            0, UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"), UInt8(ascii: ":"),
-            UInt8(ascii: ":"),
-        ]
-        while index < bytes.count - 1, fields.count < 6 {
-            if fields.count > 0 {
-                guard bytes[index] == separators[fields.count] else { return nil }
+        let negative = text.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var exponent = 0
+        let integerStart = index
+        while index < text.count, text[index] &- UInt8(ascii: "0") < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(text[index] &- UInt8(ascii: "0"))
+            if mantissa != 0 { significant += 1 }
+            index += 1
+        }
+        guard index > integerStart else { return nil }
+        if index < text.count, text[index] == UInt8(ascii: ".") {
+            index += 1
+            let fractionStart = index
+            while index < text.count, text[index] &- UInt8(ascii: "0") < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(text[index] &- UInt8(ascii: "0"))
+                if mantissa != 0 { significant += 1 }
+                exponent -= 1
                 index += 1
             }
-            let width = fields.isEmpty ? 4 : 2
-            guard index + width <= bytes.count - 1 else { return nil }
-            var value = 0
-            for byte in bytes[index..<index + width] {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            guard index > fractionStart else { return nil }
+        }
+        guard significant <= 15 else { return nil }
+        if index < text.count, text[index] == UInt8(ascii: "e") || text[index] == UInt8(ascii: "E") {
+            index += 1
+            var exponentNegative = false
+            if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+                exponentNegative = text[index] == UInt8(ascii: "-")
+                index += 1
             }
-            fields.append(value)
+            let digitsStart = index
+            var written = 0
+            while index < text.count, text[index] &- UInt8(ascii: "0") < 10, index - digitsStart < 4 {
+                written = written * 10 + Int(text[index] &- UInt8(ascii: "0"))
+                index += 1
+            }
+            guard index > digitsStart else { return nil }
+            exponent += exponentNegative ? -written : written
+        }
+        guard index == text.count, exponent >= -22, exponent <= 22 else { return nil }
+        var power = 1.0
+        for _ in 0..<abs(exponent) { power *= 10 }
+        let magnitude = exponent < 0 ? Double(mantissa) / power : Double(mantissa) * power
+        return negative ? -magnitude : magnitude
+    }
+
+    /// `YYYY[-MM[-DD[THH[:MM[:SS]]]]]Z`, UTC.
+    static func date(_ text: String) -> Date? {
+        Array(text.utf8).withUnsafeBufferPointer { date($0) }
+    }
+
+    /// `YYYY[-MM[-DD[THH[:MM[:SS]]]]]Z`, UTC, from UTF-8 bytes.
+    static func date(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard bytes.last == UInt8(ascii: "Z") else { return nil }
+        // Year, month, day, hour, minute, second; the fields not written keep these defaults.
+        var fields: (Int, Int, Int, Int, Int, Int) = (0, 1, 1, 0, 0, 0)
+        var fieldCount = 0
+        var index = 0
+        let end = bytes.count - 1
+        while index < end, fieldCount < 6 {
+            if fieldCount > 0 {
+                let separator =
+                    fieldCount < 3 ? UInt8(ascii: "-") : fieldCount == 3 ? UInt8(ascii: "T") : UInt8(ascii: ":")
+                guard bytes[index] == separator else { return nil }
+                index += 1
+            }
+            let width = fieldCount == 0 ? 4 : 2
+            guard index + width <= end else { return nil }
+            var value = 0
+            for offset in index..<index + width {
+                let digit = bytes[offset] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            switch fieldCount {
+            case 0: fields.0 = value
+            case 1: fields.1 = value
+            case 2: fields.2 = value
+            case 3: fields.3 = value
+            case 4: fields.4 = value
+            default: fields.5 = value
+            }
+            fieldCount += 1
             index += width
         }
-        guard index == bytes.count - 1, !fields.isEmpty else { return nil }
-        while fields.count < 6 { fields.append(fields.count < 3 ? 1 : 0) }
-        guard (1...12).contains(fields[1]), (1...31).contains(fields[2]), fields[3] < 24, fields[4] < 60, fields[5] < 61
-        else { return nil }
-        let days = PropertyListDates.days(year: fields[0], month: fields[1], day: fields[2])
-        let seconds = Double(days * 86_400 + fields[3] * 3600 + fields[4] * 60 + fields[5])
+        guard index == end, fieldCount > 0 else { return nil }
+        let (year, month, day, hour, minute, second) = fields
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        let days = PropertyListDates.days(year: year, month: month, day: day)
+        let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second)
         return Date(timeIntervalSince1970: seconds)
     }
 }
