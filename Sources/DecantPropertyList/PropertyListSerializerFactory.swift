@@ -75,20 +75,7 @@ public struct PropertyListSerializerFactory: SerializerFactory {
         if let objects = PropertyListSerializerFactory.integer(configuration["maxObjects"]) {
             options.parsing.maxObjects = objects
         }
-        if case .array(let values)? = configuration["mediaRanges"] {
-            let ranges = values.compactMap { value -> MediaRange? in
-                if case .string(let text) = value { return try? MediaRange(parsing: text) }
-                return nil
-            }
-            guard !ranges.isEmpty else {
-                throw SerializationError(
-                    code: .invalidOption,
-                    message: "The option 'mediaRanges' of the serializer 'propertyList' is empty, so the serializer "
-                        + "would accept nothing. List at least one media range, such as [\"application/x-plist\"], or "
-                        + "leave the option out.",
-                    serializerID: id,
-                    codingPath: ["mediaRanges"])
-            }
+        if let ranges = try configuration.mediaRangesOption(for: id, example: "application/x-plist") {
             options.mediaRanges = ranges
         }
         return options

@@ -104,21 +104,7 @@ public struct StringSerializerFactory: SerializerFactory {
         if case .bool(let isError)? = configuration["unknownLabelIsError"] {
             options.pipeline.unknownLabelIsError = isError
         }
-        if case .array(let values)? = configuration["mediaRanges"] {
-            let ranges = values.compactMap { value -> MediaRange? in
-                if case .string(let text) = value { return MediaRange(text) }
-                return nil
-            }
-            guard !ranges.isEmpty else {
-                throw SerializationError(
-                    code: .invalidOption,
-                    message: "The option 'mediaRanges' of the serializer 'string' is empty, so the serializer would "
-                        + "accept nothing. List at least one media range, such as [\"text/*\"], or leave the option "
-                        + "out.",
-                    serializerID: id,
-                    codingPath: ["mediaRanges"]
-                )
-            }
+        if let ranges = try configuration.mediaRangesOption(for: id, example: "text/*") {
             options.acceptedMediaRanges = ranges
         }
         return options

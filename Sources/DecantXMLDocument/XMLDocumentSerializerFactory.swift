@@ -64,20 +64,7 @@ public struct XMLDocumentSerializerFactory: SerializerFactory {
         var parsingOptions = configuration
         parsingOptions["mediaRanges"] = nil
         try options.parsing.apply(parsingOptions)
-        if case .array(let values)? = configuration["mediaRanges"] {
-            let ranges = values.compactMap { value -> MediaRange? in
-                if case .string(let text) = value { return try? MediaRange(parsing: text) }
-                return nil
-            }
-            guard !ranges.isEmpty else {
-                throw SerializationError(
-                    code: .invalidOption,
-                    message: "The option 'mediaRanges' of the serializer 'xmlDocument' is empty, so the serializer "
-                        + "would accept nothing. List at least one media range, such as [\"application/xml\"], or "
-                        + "leave the option out.",
-                    serializerID: id,
-                    codingPath: ["mediaRanges"])
-            }
+        if let ranges = try configuration.mediaRangesOption(for: id, example: "application/xml") {
             options.mediaRanges = ranges
         }
         return options

@@ -68,20 +68,7 @@ public struct XMLParserSerializerFactory: SerializerFactory {
         var options = defaultOptions
         try options.parsing.apply(configuration)
         if case .bool(let eager)? = configuration["parsesEagerly"] { options.parsesEagerly = eager }
-        if case .array(let values)? = configuration["mediaRanges"] {
-            let ranges = values.compactMap { value -> MediaRange? in
-                if case .string(let text) = value { return try? MediaRange(parsing: text) }
-                return nil
-            }
-            guard !ranges.isEmpty else {
-                throw SerializationError(
-                    code: .invalidOption,
-                    message: "The option 'mediaRanges' of the serializer 'xmlParser' is empty, so the serializer would "
-                        + "accept nothing. List at least one media range, such as [\"application/xml\"], or leave the "
-                        + "option out.",
-                    serializerID: id,
-                    codingPath: ["mediaRanges"])
-            }
+        if let ranges = try configuration.mediaRangesOption(for: id, example: "application/xml") {
             options.mediaRanges = ranges
         }
         return options

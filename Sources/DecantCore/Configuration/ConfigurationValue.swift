@@ -106,3 +106,34 @@ extension ConfigurationValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerL
 
 /// Serializer options as read from a configuration document: option name to value.
 public typealias ConfigurationOptions = [String: ConfigurationValue]
+
+extension Dictionary where Key == String, Value == ConfigurationValue {
+    /// The media ranges of a validated `mediaRanges` option, or `nil` when the configuration does not set it.
+    ///
+    /// Factories call this from `options(from:)` after `SerializerOption.validate`, which has already rejected
+    /// values that are not media ranges.
+    ///
+    /// - Parameters:
+    ///   - serializerID: The serializer the option belongs to, named in the error.
+    ///   - example: A range the serializer accepts by default, suggested in the error (`application/xml`).
+    /// - Throws: `invalidOption` when the list is empty, since the serializer would then accept nothing.
+    public func mediaRangesOption(
+        for serializerID: SerializerID, example: String
+    ) throws(SerializationError) -> [MediaRange]? {
+        guard case .array(let values)? = self["mediaRanges"] else { return nil }
+        let ranges = values.compactMap { value -> MediaRange? in
+            if case .string(let text) = value { return MediaRange(text) }
+            return nil
+        }
+        guard !ranges.isEmpty else {
+            throw SerializationError(
+                code: .invalidOption,
+                message: "The option 'mediaRanges' of the serializer '\(serializerID)' is empty, so the serializer "
+                    + "would accept nothing. List at least one media range, such as [\"\(example)\"], or leave the "
+                    + "option out.",
+                serializerID: serializerID,
+                codingPath: ["mediaRanges"])
+        }
+        return ranges
+    }
+}
