@@ -100,6 +100,67 @@ import Testing
         #expect(error?.message.contains("application/json") == true)
     }
 
+    /// The typed entry point takes a shortcut in the common case; every case must give what the untyped one gives.
+    @Test(arguments: [
+        ("application/problem+json", 200, "{}"),  // the shortcut
+        ("application/problem+json", 200, "!bad"),  // the chosen serializer fails: fallbacks, then all fail
+        ("application/problem+json", 404, "{}"),  // an error status
+        ("text/html", 200, ""),  // an empty body
+        ("text/html", 204, "x"),  // a no-content status
+        ("text/html; charset=\"utf-8\"", 200, " "),  // whitespace only
+        ("image/png", 200, "!x"),  // the chosen serializer fails, the catch-all too
+    ])
+    func typedSerializeAgreesWithTheUntypedPath(type: String, status: Int, body: String) throws {
+        let registry = Self.overlapping()
+        let response = Response.make(status, type: type, body: body)
+        let typed = Result { () throws(SerializationError) -> String in
+            try registry.serialize(response, as: String.self)
+        }
+        let untyped = Result { () throws(SerializationError) -> SerializedValue in try registry.serialize(response) }
+        switch (typed, untyped) {
+        case (.success(let value), .success(let result)):
+            #expect(result.value as? String == value)
+        case (.failure(let typedError), .failure(let untypedError)):
+            #expect(typedError.code == untypedError.code)
+            #expect(typedError.serializerID == untypedError.serializerID)
+            #expect(
+                typedError.attempts.map { $0.serializerID } == untypedError.attempts.map { $0.serializerID })
+            #expect(typedError.response?.body == Data(body.utf8))
+        default:
+            Issue.record("typed \(typed) but untyped \(untyped)")
+        }
+    }
+
+    /// A factory whose serializer's own output is already `any Sendable` (the typed shortcut cannot apply).
+    struct ErasedCountingFactory: SerializerFactory {
+        var id: SerializerID { "erasedCount" }
+        var summary: String { "Counts body bytes, output erased (tests)." }
+        var mediaRanges: [MediaRange] { [MediaRange("text/plain")!] }
+        func makeSerializer(options: Void) -> AnyResponseSerializer<any Sendable> {
+            AnyResponseSerializer(id: id, acceptedMediaRanges: mediaRanges) { response in response.body.count }
+        }
+    }
+
+    @Test func typedSerializeHandlesErasedOutputsAndCustomPolicies() throws {
+        var registry = SerializerRegistry()
+        registry.install(SerializerModule(name: "Erased", factories: [ErasedCountingFactory()]))
+        let response = Response.make(type: "text/plain", body: "12345")
+        #expect(try registry.serialize(response, as: Int.self) == 5)
+        #expect(throws: SerializationError.self) { try registry.serialize(response, as: String.self) }
+        // A policy that counts 200 as a no-content status makes the response empty: this serializer has no empty
+        // value, so the call fails where the default policy succeeds.
+        var policy = EmptyBodyPolicy.default
+        policy.noContentStatuses = [200]
+        #expect(policy.emptinessReason(for: response) == .noContentStatus(200))
+        #expect(throws: SerializationError.self) {
+            try registry.serialize(response, as: Int.self, emptyBodyPolicy: policy)
+        }
+        let statusError = #expect(throws: SerializationError.self) {
+            try registry.serialize(response, as: Int.self, statusCodes: [201])
+        }
+        #expect(statusError?.response?.status == 200)
+    }
+
     @Test func askingForTheWrongOutputTypeSaysWhichTypeWasProduced() throws {
         let error = #expect(throws: SerializationError.self) {
             try Self.overlapping().serialize(.make(type: "text/json", body: "1"), as: Int.self)

@@ -116,16 +116,30 @@ public struct Resolution: Sendable, CustomStringConvertible {
     var chosenEntryIndex: Int? {
         guard let mediaType else { return nil }
         guard let key = key ?? MediaTypeKey(mediaType) else { return chosenEntryIndexMatchingStrings(mediaType) }
+        return Self.chosenEntryIndex(in: table, entries: entries, key: key, mediaType: mediaType, response: nil)
+    }
+
+    /// The position in `entries` of the entry whose compiled range in `table` matches `key` most specifically (the
+    /// first installed of equally specific ones). `key`'s media type, `mediaType` or else `response`'s
+    /// `Content-Type`, is read only for ranges with parameter constraints (borrowing the response copies nothing).
+    static func chosenEntryIndex(
+        in table: [CompiledRange], entries: [SerializerRegistry.Entry], key: MediaTypeKey, mediaType: MediaType?,
+        response: Response?
+    ) -> Int? {
         var bestEntry = -1
         var bestScore = -1
-        var suffix: String??
+        var full: (mediaType: MediaType, suffix: String?)?
         table.withUnsafeBufferPointer { ranges in
             for range in ranges where range.score > bestScore {
                 // Ranges are in installation order, so only a strictly more specific match replaces the best.
                 let matches: Bool
                 if range.needsFullMatch {
-                    if suffix == nil { suffix = .some(mediaType.suffix) }
-                    matches = entries[range.entry].mediaRanges[range.rangeIndex].matches(mediaType, suffix: suffix!)
+                    if full == nil, let mediaType = mediaType ?? response?.contentType {
+                        full = (mediaType, mediaType.suffix)
+                    }
+                    guard let full else { continue }
+                    matches = entries[range.entry].mediaRanges[range.rangeIndex].matches(
+                        full.mediaType, suffix: full.suffix)
                 } else {
                     matches = range.matches(key)
                 }

@@ -240,38 +240,19 @@ public struct SerializerRegistry: Sendable {
         emptyBodyPolicy: EmptyBodyPolicy = .default
     ) throws(SerializationError) -> SerializedValue {
         let resolution = resolve(response, sniffing: sniffing)
-        // The common case, without building a compound and a chain: the media type came from the header, the chain's
-        // stages would all pass, and the compound would try the chosen serializer first. What this does is exactly
-        // what the chain below does in that case; anything else goes through the chain.
-        if case .header = resolution.source, serializerRangesMatchFactories,
-            let chosen = resolution.chosenEntryIndex, let serializer = entries[chosen].defaultSerializer,
-            response.body.count <= BodySizeLimit.default.maxBytes, statusCodes.contains(response.status),
-            emptyBodyPolicy.emptinessReason(for: response) == nil
+        if let serializer = fastPathSerializer(
+            for: response, resolution: resolution, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
         {
+            let value: any Sendable
             do {
-                let value = try serializer.serialize(response)
-                return SerializedValue(
-                    value: value, serializerID: serializer.serializerID, mediaType: resolution.mediaType,
-                    resolution: resolution)
+                value = try serializer.serialize(response)
             } catch {
-                let first = SerializationError(
-                    wrapping: error, serializerID: serializer.serializerID, mediaType: response.contentType,
-                    response: response)
-                let compound = CompoundSerializer(
-                    resolution.candidates.compactMap { entry(for: $0.id)?.defaultSerializer }, sniffing: sniffing,
-                    id: "registry")
-                do {
-                    let result = try compound.serializeReportingChoice(response, afterFirstAttemptFailed: first)
-                    return SerializedValue(
-                        value: result.value, serializerID: result.serializerID, mediaType: resolution.mediaType,
-                        resolution: resolution)
-                } catch {
-                    // What the chain adds around its serializer (`ChoiceReportingSerializer`, id `registry`).
-                    throw SerializationError(
-                        wrapping: error, serializerID: compound.serializerID, mediaType: response.contentType,
-                        response: response)
-                }
+                return try serialize(
+                    response, resolution: resolution, sniffing: sniffing, afterFailureOf: serializer, error: error)
             }
+            return SerializedValue(
+                value: value, serializerID: serializer.serializerID, mediaType: resolution.mediaType,
+                resolution: resolution)
         }
         let compound: CompoundSerializer<any Sendable>
         let candidates = resolution.candidates
@@ -295,13 +276,91 @@ public struct SerializerRegistry: Sendable {
             resolution: resolution)
     }
 
+    /// The chosen serializer when the common case holds: the media type came from the header, every stage of the
+    /// chain would pass (body size, status, empty body) and the compound would try the chosen serializer first. Then
+    /// calling it directly does exactly what the chain would do; anything else goes through the chain.
+    private func fastPathSerializer(
+        for response: Response, resolution: Resolution, statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
+    ) -> AnyResponseSerializer<any Sendable>? {
+        guard case .header = resolution.source, serializerRangesMatchFactories,
+            let chosen = resolution.chosenEntryIndex, let serializer = entries[chosen].defaultSerializer,
+            response.body.count <= BodySizeLimit.default.maxBytes, statusCodes.contains(response.status),
+            emptyBodyPolicy.emptinessReason(for: response) == nil
+        else { return nil }
+        return serializer
+    }
+
+    /// What the chain does after the chosen serializer failed with `error` in the common case: the next candidates,
+    /// every error kept, under the `registry` id.
+    private func serialize(
+        _ response: Response, resolution: Resolution, sniffing: SniffingPolicy,
+        afterFailureOf serializer: AnyResponseSerializer<any Sendable>, error: any Error
+    ) throws(SerializationError) -> SerializedValue {
+        let first = SerializationError(
+            wrapping: error, serializerID: serializer.serializerID, mediaType: response.contentType,
+            response: response)
+        let compound = CompoundSerializer(
+            resolution.candidates.compactMap { entry(for: $0.id)?.defaultSerializer }, sniffing: sniffing,
+            id: "registry")
+        do {
+            let result = try compound.serializeReportingChoice(response, afterFirstAttemptFailed: first)
+            return SerializedValue(
+                value: result.value, serializerID: result.serializerID, mediaType: resolution.mediaType,
+                resolution: resolution)
+        } catch {
+            // What the chain adds around its serializer (`ChoiceReportingSerializer`, id `registry`).
+            throw SerializationError(
+                wrapping: error, serializerID: compound.serializerID, mediaType: response.contentType,
+                response: response)
+        }
+    }
+
+    /// ``fastPathSerializer(for:resolution:statusCodes:emptyBodyPolicy:)`` for a policy that keeps every header
+    /// type, matched by the header's packed key without building a ``Resolution``.
+    private func keyedFastPathSerializer(
+        for response: Response, sniffing: SniffingPolicy, statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
+    ) -> AnyResponseSerializer<any Sendable>? {
+        guard sniffing.keepsEveryHeader, serializerRangesMatchFactories, let key = response.headers.contentTypeKey,
+            let chosen = Resolution.chosenEntryIndex(
+                in: rangeTable, entries: entries, key: key, mediaType: nil, response: response),
+            let serializer = entries[chosen].defaultSerializer,
+            response.body.count <= BodySizeLimit.default.maxBytes, statusCodes.contains(response.status),
+            emptyBodyPolicy.emptinessReason(for: response) == nil
+        else { return nil }
+        return serializer
+    }
+
     /// Turns `response` into a value of type `T` (see ``serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``).
+    ///
+    /// When the chosen serializer produces `T` itself, its value is returned as it is, without the `any Sendable`
+    /// box of ``SerializedValue``: this is the fastest way through the registry.
     ///
     /// - Throws: ``SerializationError/Code/unexpectedOutputType`` when the chosen serializer produces another type.
     public func serialize<T: Sendable>(
-        _ response: Response, as type: T.Type, sniffing: SniffingPolicy = .trustHeader
+        _ response: Response, as type: T.Type, sniffing: SniffingPolicy = .trustHeader,
+        statusCodes: StatusCodes = .success, emptyBodyPolicy: EmptyBodyPolicy = .default
     ) throws(SerializationError) -> T {
-        let result = try serialize(response, sniffing: sniffing)
+        if let serializer = keyedFastPathSerializer(
+            for: response, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
+        {
+            do {
+                if let value = try serializer.serialize(response, exactly: T.self) { return value }
+            } catch {
+                let result = try serialize(
+                    response, resolution: resolve(response, sniffing: sniffing), sniffing: sniffing,
+                    afterFailureOf: serializer, error: error)
+                return try cast(result, to: T.self, response: response)
+            }
+        }
+        // Anything else, a chosen serializer of another output type included, goes the untyped way.
+        let result = try serialize(
+            response, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
+        return try cast(result, to: T.self, response: response)
+    }
+
+    private func cast<T>(
+        _ result: SerializedValue, to type: T.Type, response: Response
+    ) throws(SerializationError) -> T {
         guard let value = result.value as? T else {
             throw SerializationError(
                 code: .unexpectedOutputType,

@@ -1,12 +1,15 @@
 /// A type-erased ``ResponseSerializer``, for lists of serializers with the same output (or erased to
 /// `any Sendable` for lists of different outputs).
+///
+/// The wrapped serializer lives in one shared, immutable box, so copying an `AnyResponseSerializer` costs one
+/// reference count.
 public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
+    private let box: Box
+
     /// The wrapped serializer's ranges.
-    public let acceptedMediaRanges: [MediaRange]
+    public var acceptedMediaRanges: [MediaRange] { box.acceptedMediaRanges }
     /// The wrapped serializer's id.
-    public let serializerID: SerializerID
-    private let serializeBody: @Sendable (Response) throws -> Output
-    private let emptyBody: @Sendable (Response) throws -> Output
+    public var serializerID: SerializerID { box.serializerID }
 
     /// Wraps `serializer`.
     public init<Wrapped: ResponseSerializer>(_ serializer: Wrapped) where Wrapped.Output == Output {
@@ -14,10 +17,9 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
             self = already
             return
         }
-        acceptedMediaRanges = serializer.acceptedMediaRanges
-        serializerID = serializer.serializerID
-        serializeBody = serializer.serialize
-        emptyBody = serializer.emptyValue(for:)
+        box = WrappingBox(
+            serializer, id: serializer.serializerID, acceptedMediaRanges: serializer.acceptedMediaRanges,
+            convert: { $0 })
     }
 
     /// Creates a serializer from closures.
@@ -27,18 +29,93 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
         emptyValue: (@Sendable (Response) throws -> Output)? = nil,
         serialize: @escaping @Sendable (Response) throws -> Output
     ) {
-        self.acceptedMediaRanges = acceptedMediaRanges
-        self.serializerID = id
-        self.serializeBody = serialize
-        self.emptyBody =
-            emptyValue ?? { response in throw SerializationError.noEmptyValue(serializerID: id, response: response) }
+        box = ClosureBox(
+            id: id, acceptedMediaRanges: acceptedMediaRanges,
+            emptyValue: emptyValue
+                ?? { response in throw SerializationError.noEmptyValue(serializerID: id, response: response) },
+            serialize: serialize)
+    }
+
+    /// Wraps `serializer` under `id` and `acceptedMediaRanges`, its output converted by `convert` (an upcast to
+    /// an existential such as `any Sendable`), keeping its own output type for ``serialize(_:exactly:)``.
+    init<Wrapped: ResponseSerializer>(
+        wrapping serializer: Wrapped, id: SerializerID, acceptedMediaRanges: [MediaRange],
+        convert: @escaping @Sendable (Wrapped.Output) -> Output
+    ) {
+        box = WrappingBox(serializer, id: id, acceptedMediaRanges: acceptedMediaRanges, convert: convert)
     }
 
     /// Calls the wrapped serializer.
-    public func serialize(_ response: Response) throws -> Output { try serializeBody(response) }
+    public func serialize(_ response: Response) throws -> Output { try box.serialize(response) }
 
     /// Calls the wrapped serializer's empty value.
-    public func emptyValue(for response: Response) throws -> Output { try emptyBody(response) }
+    public func emptyValue(for response: Response) throws -> Output { try box.emptyValue(for: response) }
+
+    /// The wrapped serializer's value for `response` as a `T`, without converting it to `Output` (no `any Sendable`
+    /// box), when the wrapped serializer produces exactly `T`; `nil`, without serializing, otherwise.
+    func serialize<T>(_ response: Response, exactly type: T.Type) throws -> T? {
+        try box.serialize(response, exactly: type)
+    }
+
+    /// The shared storage: immutable after initialisation (every property is a `let` of a `Sendable` type), which
+    /// is why the unchecked conformance holds for the subclasses too.
+    private class Box: @unchecked Sendable {
+        let serializerID: SerializerID
+        let acceptedMediaRanges: [MediaRange]
+
+        init(id: SerializerID, acceptedMediaRanges: [MediaRange]) {
+            self.serializerID = id
+            self.acceptedMediaRanges = acceptedMediaRanges
+        }
+
+        func serialize(_ response: Response) throws -> Output { fatalError("Box is abstract") }
+        func emptyValue(for response: Response) throws -> Output { fatalError("Box is abstract") }
+        func serialize<T>(_ response: Response, exactly type: T.Type) throws -> T? { nil }
+    }
+
+    /// A serializer made of closures.
+    private final class ClosureBox: Box, @unchecked Sendable {
+        let serializeBody: @Sendable (Response) throws -> Output
+        let emptyBody: @Sendable (Response) throws -> Output
+
+        init(
+            id: SerializerID, acceptedMediaRanges: [MediaRange],
+            emptyValue: @escaping @Sendable (Response) throws -> Output,
+            serialize: @escaping @Sendable (Response) throws -> Output
+        ) {
+            serializeBody = serialize
+            emptyBody = emptyValue
+            super.init(id: id, acceptedMediaRanges: acceptedMediaRanges)
+        }
+
+        override func serialize(_ response: Response) throws -> Output { try serializeBody(response) }
+        override func emptyValue(for response: Response) throws -> Output { try emptyBody(response) }
+    }
+
+    /// A concrete serializer whose output is converted to `Output`.
+    private final class WrappingBox<Wrapped: ResponseSerializer>: Box, @unchecked Sendable {
+        let wrapped: Wrapped
+        let convert: @Sendable (Wrapped.Output) -> Output
+
+        init(
+            _ wrapped: Wrapped, id: SerializerID, acceptedMediaRanges: [MediaRange],
+            convert: @escaping @Sendable (Wrapped.Output) -> Output
+        ) {
+            self.wrapped = wrapped
+            self.convert = convert
+            super.init(id: id, acceptedMediaRanges: acceptedMediaRanges)
+        }
+
+        override func serialize(_ response: Response) throws -> Output { convert(try wrapped.serialize(response)) }
+        override func emptyValue(for response: Response) throws -> Output {
+            convert(try wrapped.emptyValue(for: response))
+        }
+        override func serialize<T>(_ response: Response, exactly type: T.Type) throws -> T? {
+            guard Wrapped.Output.self == T.self else { return nil }
+            // The types are the same, so this reinterprets a value as itself.
+            return unsafeBitCast(try wrapped.serialize(response), to: T.self)
+        }
+    }
 }
 
 extension ResponseSerializer {
@@ -47,12 +124,9 @@ extension ResponseSerializer {
 
     /// This serializer with its output erased to `any Sendable`, for mixing serializers of different outputs.
     public func eraseOutput() -> AnyResponseSerializer<any Sendable> {
-        AnyResponseSerializer<any Sendable>(
-            id: serializerID,
-            acceptedMediaRanges: acceptedMediaRanges,
-            emptyValue: { try self.emptyValue(for: $0) },
-            serialize: { try self.serialize($0) }
-        )
+        if let already = self as? AnyResponseSerializer<any Sendable> { return already }
+        return AnyResponseSerializer<any Sendable>(
+            wrapping: self, id: serializerID, acceptedMediaRanges: acceptedMediaRanges, convert: { $0 })
     }
 
     /// A serializer that transforms this one's output with `transform`; errors from `transform` are wrapped with

@@ -82,11 +82,7 @@ extension SerializerFactory {
         // The id is the factory's (configuration files name it); the ranges are the built serializer's, which
         // options such as `mediaRanges` may have changed.
         return AnyResponseSerializer<any Sendable>(
-            id: id,
-            acceptedMediaRanges: serializer.acceptedMediaRanges,
-            emptyValue: { try serializer.emptyValue(for: $0) },
-            serialize: { try serializer.serialize($0) }
-        )
+            wrapping: serializer, id: id, acceptedMediaRanges: serializer.acceptedMediaRanges, convert: { $0 })
     }
 }
 

@@ -16,6 +16,10 @@ public struct SniffingPolicy: Sendable, Hashable {
 
     /// Never sniff: the header is the media type, or there is none.
     public static let trustHeader = SniffingPolicy(sniffsWhenMissing: false)
+
+    /// Whether a response's `Content-Type`, when present, is always the type dispatched on (no generic types).
+    var keepsEveryHeader: Bool { genericEssences.isEmpty }
+
     /// Sniff only when `Content-Type` is missing or unparseable.
     public static let sniffWhenMissing = SniffingPolicy(sniffsWhenMissing: true)
     /// Sniff when `Content-Type` is missing or generic: `application/octet-stream`, `binary/octet-stream`,

@@ -49,7 +49,11 @@ public struct EmptyBodyPolicy: Sendable, Hashable {
     }
 
     /// Statuses whose responses have no content.
-    public var noContentStatuses: Set<Int>
+    public var noContentStatuses: Set<Int> {
+        didSet { noContentBounds = Self.bounds(of: noContentStatuses) }
+    }
+    /// The lowest and highest of ``noContentStatuses``, so that most statuses are ruled out without hashing.
+    private var noContentBounds: ClosedRange<Int>?
     /// Whether a body of only whitespace counts as empty.
     public var treatsWhitespaceAsEmpty: Bool
     /// What to do with an empty response.
@@ -62,6 +66,7 @@ public struct EmptyBodyPolicy: Sendable, Hashable {
         outcome: Outcome = .emptyValue
     ) {
         self.noContentStatuses = noContentStatuses
+        self.noContentBounds = Self.bounds(of: noContentStatuses)
         self.treatsWhitespaceAsEmpty = treatsWhitespaceAsEmpty
         self.outcome = outcome
     }
@@ -73,16 +78,23 @@ public struct EmptyBodyPolicy: Sendable, Hashable {
     ///
     /// Only the leading bytes are inspected for whitespace, so a large body costs nothing.
     public func emptinessReason(for response: Response) -> Reason? {
-        if noContentStatuses.contains(response.status) { return .noContentStatus(response.status) }
+        if let noContentBounds, noContentBounds.contains(response.status), noContentStatuses.contains(response.status) {
+            return .noContentStatus(response.status)
+        }
         if response.isHeadRequest { return .headRequest }
         if response.body.isEmpty && response.headers.contentLength == .bytes(0) { return .zeroContentLength }
         if response.body.isEmpty { return .noBytes }
         // Most bodies start with a byte that is not whitespace; checking it first spares iterating the body.
-        if treatsWhitespaceAsEmpty, let first = response.body.first, HTTPBytes.isHTTPWhitespace(first),
+        if treatsWhitespaceAsEmpty, response.body.withUnsafeBytes({ $0.first.map(HTTPBytes.isHTTPWhitespace) }) == true,
             response.body.allSatisfy(HTTPBytes.isHTTPWhitespace)
         {
             return .whitespaceOnly
         }
         return nil
+    }
+
+    private static func bounds(of statuses: Set<Int>) -> ClosedRange<Int>? {
+        guard let low = statuses.min(), let high = statuses.max() else { return nil }
+        return low...high
     }
 }

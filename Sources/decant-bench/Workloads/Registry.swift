@@ -8,11 +8,23 @@ enum RegistryWorkloads {
         [
             Workload(
                 name: "registry.path.1kb", unit: .microsecondsPerOperation, baselineName: "JSONParser (bare)",
-                summary: "the ~1 KB order through SerializerRegistry.standard.serialize vs the bare parser"
+                summary: "the ~1 KB order through SerializerRegistry.standard.serialize(_:as: JSONValue.self) vs "
+                    + "the bare parser"
             ) { settings in
                 .timed(
                     TimedBench(
                         quantity: 1, callsPerSample: settings.smallObjectCalls, decant: registryPath(),
+                        baseline: .inProcess(
+                            Contender(name: "JSONParser (bare)", run: JSONWorkloads.decantParse(APIObject.data).run))))
+            },
+            Workload(
+                name: "registry.path.1kb.untyped", unit: .microsecondsPerOperation, baselineName: "JSONParser (bare)",
+                summary: "the ~1 KB order through SerializerRegistry.standard.serialize (a SerializedValue, then "
+                    + "as? JSONValue) vs the bare parser"
+            ) { settings in
+                .timed(
+                    TimedBench(
+                        quantity: 1, callsPerSample: settings.smallObjectCalls, decant: untypedRegistryPath(),
                         baseline: .inProcess(
                             Contender(name: "JSONParser (bare)", run: JSONWorkloads.decantParse(APIObject.data).run))))
             },
@@ -45,13 +57,21 @@ enum RegistryWorkloads {
         "application/xml; charset=utf-8", "multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW",
     ]
 
-    /// `SerializerRegistry.standard.serialize` of a 200 `application/json; charset=utf-8` response with the 1 KB body:
-    /// resolution, status and empty-body validation, the JSON serializer.
+    /// `SerializerRegistry.standard.serialize(_:as:)` of a 200 `application/json; charset=utf-8` response with the
+    /// 1 KB body: resolution, status and empty-body validation, the JSON serializer.
     private static func registryPath() -> Contender {
         let registry = SerializerRegistry.standard
         let response = Response(
             status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: APIObject.data)
-        return Contender(name: "Decant registry") {
+        return Contender(name: "Decant registry") { try registry.serialize(response, as: JSONValue.self).count }
+    }
+
+    /// The same through the untyped `serialize(_:)`: the value comes back boxed in a `SerializedValue`.
+    private static func untypedRegistryPath() -> Contender {
+        let registry = SerializerRegistry.standard
+        let response = Response(
+            status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: APIObject.data)
+        return Contender(name: "Decant registry (untyped)") {
             let result = try registry.serialize(response)
             return (result.value as? JSONValue)?.count ?? -1
         }
