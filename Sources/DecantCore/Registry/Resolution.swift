@@ -35,7 +35,8 @@ public struct Resolution: Sendable, CustomStringConvertible {
     public let source: SniffingPolicy.Source
     /// The registry's entries at the time of resolution, in installation order (an immutable, shared buffer).
     let entries: [SerializerRegistry.Entry]
-    /// The ranges of the entries whose default serializer builds, compiled, in installation order.
+    /// The ranges of the entries whose default serializer builds, compiled, most specific first, then in installation
+    /// order.
     let table: [CompiledRange]
     /// ``mediaType``'s packed key when the caller had it (the response's `Content-Type` carries one).
     private let key: MediaTypeKey?
@@ -116,40 +117,32 @@ public struct Resolution: Sendable, CustomStringConvertible {
     var chosenEntryIndex: Int? {
         guard let mediaType else { return nil }
         guard let key = key ?? MediaTypeKey(mediaType) else { return chosenEntryIndexMatchingStrings(mediaType) }
-        return Self.chosenEntryIndex(in: table, entries: entries, key: key, mediaType: mediaType, response: nil)
+        return Self.chosenEntryIndex(in: table, entries: entries, key: key) { mediaType }
     }
 
     /// The position in `entries` of the entry whose compiled range in `table` matches `key` most specifically (the
-    /// first installed of equally specific ones). `key`'s media type, `mediaType` or else `response`'s
-    /// `Content-Type`, is read only for ranges with parameter constraints (borrowing the response copies nothing).
+    /// first installed of equally specific ones). `table` is sorted most specific first, then in installation
+    /// order, so the first match is the choice. `mediaType` gives `key`'s media type, asked for only when a range
+    /// must be matched in full (``CompiledRange/needsFullMatch``).
     static func chosenEntryIndex(
-        in table: [CompiledRange], entries: [SerializerRegistry.Entry], key: MediaTypeKey, mediaType: MediaType?,
-        response: Response?
+        in table: [CompiledRange], entries: [SerializerRegistry.Entry], key: MediaTypeKey,
+        mediaType: () -> MediaType?
     ) -> Int? {
-        var bestEntry = -1
-        var bestScore = -1
-        var full: (mediaType: MediaType, suffix: String?)?
-        table.withUnsafeBufferPointer { ranges in
-            for range in ranges where range.score > bestScore {
-                // Ranges are in installation order, so only a strictly more specific match replaces the best.
-                let matches: Bool
+        var full: (mediaType: MediaType, suffix: String?)??
+        return table.withUnsafeBufferPointer { ranges in
+            for range in ranges {
                 if range.needsFullMatch {
-                    if full == nil, let mediaType = mediaType ?? response?.contentType {
-                        full = (mediaType, mediaType.suffix)
+                    if full == nil { full = .some(mediaType().map { ($0, $0.suffix) }) }
+                    guard let (mediaType, suffix) = full! else { continue }
+                    if entries[range.entry].mediaRanges[range.rangeIndex].matches(mediaType, suffix: suffix) {
+                        return range.entry
                     }
-                    guard let full else { continue }
-                    matches = entries[range.entry].mediaRanges[range.rangeIndex].matches(
-                        full.mediaType, suffix: full.suffix)
-                } else {
-                    matches = range.matches(key)
-                }
-                if matches {
-                    bestEntry = range.entry
-                    bestScore = range.score
+                } else if range.matches(key) {
+                    return range.entry
                 }
             }
+            return nil
         }
-        return bestEntry < 0 ? nil : bestEntry
     }
 
     /// ``chosenEntryIndex`` by matching every range's strings.

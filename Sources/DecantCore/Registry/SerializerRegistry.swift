@@ -124,7 +124,10 @@ public struct SerializerRegistry: Sendable {
             if let serializer, serializer.acceptedMediaRanges != ranges { serializerRangesMatchFactories = false }
             if serializer != nil {
                 for (index, range) in ranges.enumerated() {
-                    rangeTable.append(CompiledRange(range, entry: entries.count, rangeIndex: index))
+                    let compiled = CompiledRange(range, entry: entries.count, rangeIndex: index)
+                    // Most specific first, then installation order: the first match is the choice.
+                    let position = rangeTable.firstIndex { $0.score < compiled.score } ?? rangeTable.endIndex
+                    rangeTable.insert(compiled, at: position)
                 }
             }
             entries.append(
@@ -292,7 +295,8 @@ public struct SerializerRegistry: Sendable {
 
     /// What the chain does after the chosen serializer failed with `error` in the common case: the next candidates,
     /// every error kept, under the `registry` id.
-    private func serialize(
+    @usableFromInline
+    func serialize(
         _ response: Response, resolution: Resolution, sniffing: SniffingPolicy,
         afterFailureOf serializer: AnyResponseSerializer<any Sendable>, error: any Error
     ) throws(SerializationError) -> SerializedValue {
@@ -317,12 +321,13 @@ public struct SerializerRegistry: Sendable {
 
     /// ``fastPathSerializer(for:resolution:statusCodes:emptyBodyPolicy:)`` for a policy that keeps every header
     /// type, matched by the header's packed key without building a ``Resolution``.
-    private func keyedFastPathSerializer(
+    @usableFromInline
+    func keyedFastPathSerializer(
         for response: Response, sniffing: SniffingPolicy, statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
     ) -> AnyResponseSerializer<any Sendable>? {
         guard sniffing.keepsEveryHeader, serializerRangesMatchFactories, let key = response.headers.contentTypeKey,
             let chosen = Resolution.chosenEntryIndex(
-                in: rangeTable, entries: entries, key: key, mediaType: nil, response: response),
+                in: rangeTable, entries: entries, key: key, mediaType: { response.headers.contentType }),
             let serializer = entries[chosen].defaultSerializer,
             response.body.count <= BodySizeLimit.default.maxBytes, statusCodes.contains(response.status),
             emptyBodyPolicy.emptinessReason(for: response) == nil
@@ -330,27 +335,65 @@ public struct SerializerRegistry: Sendable {
         return serializer
     }
 
-    /// Turns `response` into a value of type `T` (see ``serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``).
+    /// ``keyedFastPathSerializer(for:sniffing:statusCodes:emptyBodyPolicy:)`` under the default policies, read here
+    /// rather than passed in, so that the caller copies none of them.
+    @usableFromInline
+    func keyedFastPathSerializerUnderDefaults(for response: Response) -> AnyResponseSerializer<any Sendable>? {
+        keyedFastPathSerializer(
+            for: response, sniffing: .trustHeader, statusCodes: .success, emptyBodyPolicy: .default)
+    }
+
+    /// Runs `serializer`, the fast path's choice, for a `T`: its own value when it produces `T`, the registry's
+    /// fallbacks when it fails, and `nil` when it produces another type (without running it).
+    @inlinable
+    func serialize<T: Sendable>(
+        _ response: Response, as type: T.Type, with serializer: AnyResponseSerializer<any Sendable>,
+        sniffing: SniffingPolicy
+    ) throws(SerializationError) -> T? {
+        do {
+            return try serializer.serialize(response, exactly: T.self)
+        } catch {
+            let result = try serialize(
+                response, resolution: resolve(response, sniffing: sniffing), sniffing: sniffing,
+                afterFailureOf: serializer, error: error)
+            return try cast(result, to: T.self, response: response)
+        }
+    }
+
+    /// Turns `response` into a value of type `T` under the default policies: the header's media type, 2xx statuses,
+    /// the default empty-body policy (see ``serialize(_:as:sniffing:statusCodes:emptyBodyPolicy:)``).
     ///
     /// When the chosen serializer produces `T` itself, its value is returned as it is, without the `any Sendable`
     /// box of ``SerializedValue``: this is the fastest way through the registry.
     ///
     /// - Throws: ``SerializationError/Code/unexpectedOutputType`` when the chosen serializer produces another type.
+    @inlinable  // specialised for `T` where it is called, so that the shortcut handles `T` without metadata lookups
+    public func serialize<T: Sendable>(_ response: Response, as type: T.Type) throws(SerializationError) -> T {
+        if let serializer = keyedFastPathSerializerUnderDefaults(for: response),
+            let value = try serialize(response, as: type, with: serializer, sniffing: .trustHeader)
+        {
+            return value
+        }
+        let result = try serialize(response)
+        return try cast(result, to: T.self, response: response)
+    }
+
+    /// Turns `response` into a value of type `T` (see ``serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``).
+    ///
+    /// When the chosen serializer produces `T` itself, its value is returned as it is, without the `any Sendable`
+    /// box of ``SerializedValue``.
+    ///
+    /// - Throws: ``SerializationError/Code/unexpectedOutputType`` when the chosen serializer produces another type.
+    @inlinable  // specialised for `T` where it is called, so that the shortcut handles `T` without metadata lookups
     public func serialize<T: Sendable>(
         _ response: Response, as type: T.Type, sniffing: SniffingPolicy = .trustHeader,
         statusCodes: StatusCodes = .success, emptyBodyPolicy: EmptyBodyPolicy = .default
     ) throws(SerializationError) -> T {
         if let serializer = keyedFastPathSerializer(
-            for: response, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
+            for: response, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy),
+            let value = try serialize(response, as: type, with: serializer, sniffing: sniffing)
         {
-            do {
-                if let value = try serializer.serialize(response, exactly: T.self) { return value }
-            } catch {
-                let result = try serialize(
-                    response, resolution: resolve(response, sniffing: sniffing), sniffing: sniffing,
-                    afterFailureOf: serializer, error: error)
-                return try cast(result, to: T.self, response: response)
-            }
+            return value
         }
         // Anything else, a chosen serializer of another output type included, goes the untyped way.
         let result = try serialize(
@@ -358,7 +401,8 @@ public struct SerializerRegistry: Sendable {
         return try cast(result, to: T.self, response: response)
     }
 
-    private func cast<T>(
+    @usableFromInline
+    func cast<T>(
         _ result: SerializedValue, to type: T.Type, response: Response
     ) throws(SerializationError) -> T {
         guard let value = result.value as? T else {

@@ -4,7 +4,7 @@
 /// The wrapped serializer lives in one shared, immutable box, so copying an `AnyResponseSerializer` costs one
 /// reference count.
 public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
-    private let box: Box
+    @usableFromInline let box: Box
 
     /// The wrapped serializer's ranges.
     public var acceptedMediaRanges: [MediaRange] { box.acceptedMediaRanges }
@@ -53,13 +53,19 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
 
     /// The wrapped serializer's value for `response` as a `T`, without converting it to `Output` (no `any Sendable`
     /// box), when the wrapped serializer produces exactly `T`; `nil`, without serializing, otherwise.
+    @inlinable
     func serialize<T>(_ response: Response, exactly type: T.Type) throws -> T? {
-        try box.serialize(response, exactly: type)
+        // The value is written into a stack slot of the caller's (specialised) type and moved out: no copy.
+        try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { slot in
+            guard let address = slot.baseAddress, try box.serialize(response, into: address) else { return nil }
+            return address.move()
+        }
     }
 
     /// The shared storage: immutable after initialisation (every property is a `let` of a `Sendable` type), which
     /// is why the unchecked conformance holds for the subclasses too.
-    private class Box: @unchecked Sendable {
+    @usableFromInline
+    class Box: @unchecked Sendable {
         let serializerID: SerializerID
         let acceptedMediaRanges: [MediaRange]
 
@@ -70,7 +76,10 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
 
         func serialize(_ response: Response) throws -> Output { fatalError("Box is abstract") }
         func emptyValue(for response: Response) throws -> Output { fatalError("Box is abstract") }
-        func serialize<T>(_ response: Response, exactly type: T.Type) throws -> T? { nil }
+        /// Initialises `slot` with the wrapped serializer's value and returns `true` when it produces exactly `T`;
+        /// returns `false`, leaving `slot` uninitialised and serializing nothing, otherwise.
+        @usableFromInline
+        func serialize<T>(_ response: Response, into slot: UnsafeMutablePointer<T>) throws -> Bool { false }
     }
 
     /// A serializer made of closures.
@@ -110,10 +119,12 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
         override func emptyValue(for response: Response) throws -> Output {
             convert(try wrapped.emptyValue(for: response))
         }
-        override func serialize<T>(_ response: Response, exactly type: T.Type) throws -> T? {
-            guard Wrapped.Output.self == T.self else { return nil }
-            // The types are the same, so this reinterprets a value as itself.
-            return unsafeBitCast(try wrapped.serialize(response), to: T.self)
+        override func serialize<T>(_ response: Response, into slot: UnsafeMutablePointer<T>) throws -> Bool {
+            guard Wrapped.Output.self == T.self else { return false }
+            let value = try wrapped.serialize(response)
+            // The types are the same, so the slot is memory for a `Wrapped.Output`; the value moves in.
+            UnsafeMutableRawPointer(slot).assumingMemoryBound(to: Wrapped.Output.self).initialize(to: consume value)
+            return true
         }
     }
 }
