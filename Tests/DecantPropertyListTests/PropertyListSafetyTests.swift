@@ -14,13 +14,11 @@ import Testing
         return PlistTestSupport.binaryPlist(objects, top: levels)
     }
 
-    @Test func sharedReferenceBombStopsAtTheObjectLimit() throws {
+    @Test(.timeLimit(.minutes(1))) func sharedReferenceBombStopsAtTheObjectLimit() throws {
         let bomb = Self.sharedReferenceBomb(levels: 32)
         #expect(bomb.count < 200)
-        let start = ContinuousClock.now
         let error = #expect(throws: SerializationError.self) { try PlistTestSupport.parse(bomb) }
         #expect(error?.code == .limitExceeded)
-        #expect(ContinuousClock.now - start < .seconds(5))
         // A small bomb fits the limit and expands to its full logical size.
         let small = try PlistTestSupport.parse(Self.sharedReferenceBomb(levels: 4))
         #expect(small.canonicalJSONText().components(separatedBy: "\"integer\"").count - 1 == 16)

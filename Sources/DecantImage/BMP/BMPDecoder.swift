@@ -6,8 +6,19 @@ import DecantCore
     import Foundation
 #endif
 
-/// A BMP decoder (Microsoft's `BITMAPINFOHEADER` family, Windows GDI documentation; OS/2 `BITMAPCOREHEADER`): 1, 4,
-/// 8, 16, 24 and 32 bits per pixel, RLE4 and RLE8, bit fields, V4/V5 headers, bottom-up and top-down rows.
+/// A BMP decoder (Microsoft's `BITMAPINFOHEADER` family, Windows GDI documentation; OS/2 `BITMAPCOREHEADER` and
+/// `BITMAPINFOHEADER2`): 1, 2 (Windows CE), 4, 8, 16, 24 and 32 bits per pixel, RLE4, RLE8 and OS/2 RLE24, bit fields,
+/// V4/V5 headers, bottom-up and top-down rows.
+///
+/// Alpha and channel rules, as Chrome (Blink `BMPImageReader`) and image-rs decode:
+/// - 32-bit `BI_RGB` images are opaque, unless a V4 or V5 header gives the alpha mask `0xFF000000`, which is used.
+/// - In an image with a V4 or V5 header, an alpha channel that is zero in every pixel decoded is unused: the image is
+///   opaque, as Chrome shows V4+ files that fill their alpha channel with zeros. Other headers keep such alpha (a
+///   56-byte V3 header or `BI_ALPHABITFIELDS` asks for alpha outright; image-rs's V3 references are transparent).
+/// - Bit-field channels up to 8 bits wide are scaled to 0...255 (rounded); wider channels keep their top 8 bits.
+///
+/// A file cut short keeps what it has: the rows present are decoded (for RLE, the pixels written before the data
+/// ends) and the rest stay transparent black.
 enum BMPDecoder {
     static func invalid(_ offset: Int, _ message: String) -> SerializationError {
         SerializationError(code: .invalidBody, message: "The BMP image is invalid: \(message).", offset: offset)
@@ -28,6 +39,8 @@ enum BMPDecoder {
         var palette: [UInt32]  // 256 RGBA8 colours in memory order (R, G, B, A bytes)
         var dataOffset: Int
         var pixelsPerMeter: (Int, Int)?
+        /// Whether an alpha channel that is zero everywhere means an opaque image: for V4 and V5 headers.
+        var zeroAlphaIsOpaque: Bool
     }
 
     static func decode(_ data: Data, options: ImageDecodingOptions) throws(SerializationError) -> Image {
@@ -108,12 +121,15 @@ enum BMPDecoder {
         var masks: [UInt32] = [0, 0, 0, 0]
         var paletteStart = 14 + infoSize
         switch (bitsPerPixel, compression) {
-        case (1, 0), (4, 0), (8, 0), (4, 2), (8, 1), (24, 0):
+        case (1, 0), (2, 0), (4, 0), (8, 0), (4, 2), (8, 1), (24, 0), (24, 4):
+            // 2 bits per pixel is Windows CE's; compression 4 with 24 bits is OS/2 2.x RLE24 (Windows' BI_JPEG has 0).
             break
         case (16, 0):
             masks = [0x7C00, 0x03E0, 0x001F, 0]
         case (32, 0):
-            masks = [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, 0]
+            // V4 and V5 headers carry an alpha mask even for BI_RGB: the top byte is alpha when the mask says so.
+            let alpha: UInt32 = infoSize >= 108 && u32(66) == 0xFF00_0000 ? 0xFF00_0000 : 0
+            masks = [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, alpha]
         case (16, 3), (32, 3), (16, 6), (32, 6):
             if infoSize >= 52 {
                 masks = [u32(54), u32(58), u32(62), infoSize >= 56 ? u32(66) : 0]
@@ -144,36 +160,41 @@ enum BMPDecoder {
         }
         return Header(
             width: width, height: height, topDown: topDown, bitsPerPixel: bitsPerPixel, compression: compression,
-            masks: masks, palette: palette, dataOffset: dataOffset, pixelsPerMeter: ppm)
+            masks: masks, palette: palette, dataOffset: dataOffset, pixelsPerMeter: ppm,
+            zeroAlphaIsOpaque: infoSize >= 108)
     }
 
-    /// A bit-field channel: its mask's shift, and its values scaled to 0...255 (a table for masks up to 12 bits wide).
+    /// A bit-field channel: its mask, the shift that brings its top 8 bits (or all of a narrower mask) down, and the
+    /// table of the 8-bit values. Masks up to 8 bits wide are scaled to 0...255, rounded (5 bits: 3 gives 25); wider
+    /// ones keep their top 8 bits (11 bits: 199 gives 24), as Chrome, image-rs and bmpsuite's 16-bit references do.
     struct Channel {
         let mask: UInt32
         let shift: UInt32
-        let maximum: UInt32
         let table: [UInt8]
 
         init(mask: UInt32, isAlpha: Bool) {
             self.mask = mask
-            shift = mask == 0 ? 0 : UInt32(mask.trailingZeroBitCount)
-            maximum = mask >> shift
-            if mask == 0 {
+            guard mask != 0 else {
+                shift = 0
                 table = [isAlpha ? 255 : 0]
-            } else if maximum < 4096 {
-                let maximum = UInt64(maximum)
-                table = (0...maximum).map { UInt8(($0 * 255 + maximum / 2) / maximum) }
+                return
+            }
+            let low = UInt32(mask.trailingZeroBitCount)
+            let width = UInt32(UInt32.bitWidth - (mask >> low).leadingZeroBitCount)
+            if width > 8 {
+                shift = low + width - 8
+                table = (0...255).map { UInt8($0) }
             } else {
-                table = []
+                shift = low
+                let maximum = UInt64(mask >> low)
+                table = (0...maximum).map { UInt8(($0 * 255 + maximum / 2) / maximum) }
             }
         }
 
-        /// The channel's 8-bit value in a pixel.
+        /// The channel's 8-bit value in a pixel; `table` is ``table``'s storage.
         @inline(__always)
         func value(_ pixel: UInt32, _ table: UnsafeBufferPointer<UInt8>) -> UInt32 {
-            let sample = (pixel & mask) >> shift
-            if table.count > 0 { return UInt32(table[Int(sample)]) }
-            return UInt32((UInt64(sample) * 255 + UInt64(maximum) / 2) / UInt64(maximum))
+            UInt32(table[Int((pixel & mask) >> shift)])
         }
     }
 
@@ -187,7 +208,7 @@ enum BMPDecoder {
         return [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
             let target = UnsafeMutableRawPointer(buffer.baseAddress!)
             let source = bytes.baseAddress!
-            if header.compression == 1 || header.compression == 2 {
+            if [1, 2, 4].contains(header.compression) {
                 // Pixels an RLE stream does not write stay transparent black.
                 buffer.initialize(repeating: 0)
                 decodeRLE(bytes, header, into: target)
@@ -197,6 +218,17 @@ enum BMPDecoder {
                 for fileRow in rows..<height {
                     let row = header.topDown ? fileRow : height - 1 - fileRow
                     (target + row * width * 4).initializeMemory(as: UInt8.self, repeating: 0, count: width * 4)
+                }
+                if header.masks[3] != 0 && header.zeroAlphaIsOpaque {
+                    // A V4+ alpha channel left at zero in every decoded pixel is unused, so the image is opaque, as
+                    // Chrome shows it (Blink BMPImageReader::ProcessNonRLEData).
+                    let firstRow = header.topDown ? 0 : height - rows
+                    let decoded = UnsafeMutableBufferPointer(
+                        rebasing: buffer[firstRow * width * 4..<(firstRow + rows) * width * 4])
+                    let alphas = stride(from: 3, to: decoded.count, by: 4)
+                    if alphas.allSatisfy({ decoded[$0] == 0 }) {
+                        for index in alphas { decoded[index] = 255 }
+                    }
                 }
             }
             count = width * height * 4
@@ -289,7 +321,7 @@ enum BMPDecoder {
                         let index = Int(from.load(fromByteOffset: column, as: UInt8.self))
                         (to + column * 4).storeBytes(of: palette[index], as: UInt32.self)
                     }
-                default:  // 1 and 4 bits per pixel, the first pixel in the high bits
+                default:  // 1, 2 and 4 bits per pixel, the first pixel in the high bits
                     let perByte = 8 / bitsPerPixel
                     let indexMask = (1 << bitsPerPixel) - 1
                     for column in 0..<width {
@@ -303,15 +335,21 @@ enum BMPDecoder {
         return rows
     }
 
-    /// Decodes RLE8 or RLE4 data into a zeroed canvas: runs and absolute runs clipped to the row, end of line, end of
-    /// bitmap, and deltas.
+    /// Decodes RLE8, RLE4 or RLE24 data into a zeroed canvas: runs and absolute runs clipped to the row, end of line,
+    /// end of bitmap, and deltas. An RLE24 run is a count and one B, G, R pixel (4 bytes); an absolute run is 3 bytes a
+    /// pixel; absolute runs are padded to a 16-bit boundary in all three.
     static func decodeRLE(_ bytes: UnsafeRawBufferPointer, _ header: Header, into target: UnsafeMutableRawPointer) {
         let width = header.width
         let height = header.height
         let isFour = header.compression == 2
+        let isTwentyFour = header.compression == 4
         var x = 0
         var fileRow = 0
         var position = header.dataOffset
+        /// The opaque RGBA8 pixel (in memory order) from the B, G, R bytes at `at`.
+        func colour(at: Int) -> UInt32 {
+            (UInt32(bytes[at + 2]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at]) << 16 | 0xFF00_0000).littleEndian
+        }
         header.palette.withUnsafeBufferPointer { palette in
             /// Where the next pixel goes and how many fit on its row (0 past the row's end).
             func room() -> (UnsafeMutableRawPointer, Int) {
@@ -323,10 +361,20 @@ enum BMPDecoder {
                 let value = Int(bytes[position + 1])
                 position += 2
                 if count > 0 {
+                    let even: UInt32
+                    let odd: UInt32
+                    if isTwentyFour {
+                        // `value` is the pixel's blue byte; green and red follow.
+                        guard position + 1 < bytes.count else { break decoding }
+                        even = colour(at: position - 1)
+                        odd = even
+                        position += 2
+                    } else {
+                        even = palette[isFour ? value >> 4 : value]
+                        odd = palette[isFour ? value & 15 : value]
+                    }
                     let (to, room) = room()
                     let pixels = min(count, room)
-                    let even = palette[isFour ? value >> 4 : value]
-                    let odd = palette[isFour ? value & 15 : value]
                     for step in 0..<pixels {
                         to.storeBytes(of: step & 1 == 0 ? even : odd, toByteOffset: step * 4, as: UInt32.self)
                     }
@@ -345,16 +393,19 @@ enum BMPDecoder {
                     fileRow += Int(bytes[position + 1])
                     position += 2
                 default:
-                    let byteCount = isFour ? (value + 1) / 2 : value
+                    let byteCount = isFour ? (value + 1) / 2 : isTwentyFour ? value * 3 : value
                     guard position + byteCount <= bytes.count else { break decoding }
                     let (to, room) = room()
                     let pixels = min(value, room)
                     for step in 0..<pixels {
-                        let index =
-                            isFour
-                            ? Int(bytes[position + step / 2]) >> (step & 1 == 0 ? 4 : 0) & 15
-                            : Int(bytes[position + step])
-                        to.storeBytes(of: palette[index], toByteOffset: step * 4, as: UInt32.self)
+                        let pixel =
+                            isTwentyFour
+                            ? colour(at: position + step * 3)
+                            : palette[
+                                isFour
+                                    ? Int(bytes[position + step / 2]) >> (step & 1 == 0 ? 4 : 0) & 15
+                                    : Int(bytes[position + step])]
+                        to.storeBytes(of: pixel, toByteOffset: step * 4, as: UInt32.self)
                     }
                     x += pixels
                     position += (byteCount + 1) & ~1

@@ -72,7 +72,7 @@ enum ICODecoder {
         if entries[chosen].format == .png {
             image = try PNGDecoder.decode(Data(payload), options: options)
         } else {
-            image = try decodeBitmap(payload, options: options)
+            image = try decodeBitmap(payload, entry: chosen, directorySize: entry.size, options: options)
         }
         image.format = format
         image.entries = entries
@@ -109,8 +109,14 @@ enum ICODecoder {
         return chosen
     }
 
-    /// A DIB entry: a BMP without its file header, twice as tall (the XOR image, then the 1-bit AND mask).
-    static func decodeBitmap(_ dib: [UInt8], options: ImageDecodingOptions) throws(SerializationError) -> Image {
+    /// A DIB entry: a BMP without its file header, twice as tall (the XOR image, then the 1-bit AND mask). `dib` is
+    /// entry `index`'s bytes, `directorySize` long in the directory or shorter where the file ends first.
+    ///
+    /// An uncompressed or bit-field DIB must hold its header, palette, pixel rows and AND mask; a 32-bit one may cut
+    /// its AND mask short (its alpha channel carries the transparency; image-rs's `truncated_mask_32bpp.ico`).
+    static func decodeBitmap(
+        _ dib: [UInt8], entry index: Int, directorySize: Int, options: ImageDecodingOptions
+    ) throws(SerializationError) -> Image {
         guard dib.count >= 40 else {
             throw SerializationError(code: .truncatedBody, message: "The icon's bitmap ends inside its header.")
         }
@@ -129,6 +135,30 @@ enum ICODecoder {
         var paletteSize = bitsPerPixel <= 8 ? (colorsUsed > 0 ? colorsUsed : 1 << bitsPerPixel) * 4 : 0
         if compression == 3 && infoSize == 40 { paletteSize += 12 }
         let dataOffset = 14 + infoSize + paletteSize
+        let xorStride = (width * bitsPerPixel + 31) / 32 * 4
+        let maskStride = (width + 31) / 32 * 4
+        if [1, 2, 4, 8, 16, 24, 32].contains(bitsPerPixel) && [0, 3, 6].contains(compression) {
+            func product(_ a: Int, _ b: Int) -> Int {
+                let (value, overflow) = a.multipliedReportingOverflow(by: b)
+                return overflow ? Int.max / 4 : value
+            }
+            let pixels = infoSize + paletteSize + product(xorStride, height)
+            let mask = bitsPerPixel == 32 ? 0 : product(maskStride, height)
+            guard dib.count >= pixels + mask else {
+                let held = dib.count < directorySize ? " (the file ends after \(dib.count))" : ""
+                let needs =
+                    mask == 0
+                    ? "\(pixels) for its header, palette and pixel rows"
+                    : "\(pixels + mask): \(pixels) for its header, palette and pixel rows, \(mask) for its AND mask"
+                throw SerializationError(
+                    code: .truncatedBody,
+                    message: "The icon's entry \(index) (\(width)×\(height), \(bitsPerPixel)-bit) is too short "
+                        + "for its bitmap: the directory gives it \(directorySize) bytes\(held), but the bitmap "
+                        + "needs \(needs). The file is cut short or its directory entry's size is wrong; re-export "
+                        + "the icon.",
+                    offset: 6 + index * 16 + 8)
+            }
+        }
         // Rebuild a BMP file: a file header, then the DIB with the XOR image's height.
         var file: [UInt8] = [0x42, 0x4D]
         for value in [14 + dib.count, 0, dataOffset] {
@@ -145,7 +175,6 @@ enum ICODecoder {
         var decodingOptions = options
         decodingOptions.inflate = true
         var image = try BMPDecoder.decode(Data(file), options: decodingOptions)
-        let xorStride = (width * bitsPerPixel + 31) / 32 * 4
         let xorStart = infoSize + paletteSize
         var hasAlpha = false
         if bitsPerPixel == 32 {
@@ -162,7 +191,6 @@ enum ICODecoder {
         }
         if !hasAlpha {
             let maskStart = xorStart + xorStride * height
-            let maskStride = (width + 31) / 32 * 4
             for row in 0..<height {
                 for column in 0..<width {
                     let at = maskStart + row * maskStride + column / 8
