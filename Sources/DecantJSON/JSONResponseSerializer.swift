@@ -150,8 +150,8 @@ public struct JSONSerializerFactory: SerializerFactory {
         default: break
         }
         if let value = configuration["emptyValue"] { options.parsing.emptyValue = JSONValue(value) }
-        if case .array(let values)? = configuration["mediaRanges"] {
-            options.mediaRanges = values.compactMap { if case .string(let text) = $0 { MediaRange(text) } else { nil } }
+        if let ranges = try configuration.mediaRangesOption(for: id, example: "application/json") {
+            options.mediaRanges = ranges
         }
         return options
     }

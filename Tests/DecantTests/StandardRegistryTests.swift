@@ -22,4 +22,19 @@ import Testing
         #expect(value.serializerID == "data")
         #expect(value.value as? Data == Data([1, 2, 3]))
     }
+
+    /// Every standard serializer with a `mediaRanges` option refuses an empty list the same way: it would accept
+    /// nothing.
+    @Test(
+        arguments: SerializerRegistry.standard.entries.filter { entry in
+            entry.factory.optionSchema.contains { $0.name == "mediaRanges" }
+        }.map(\.id))
+    func emptyMediaRangesAreRejectedByEveryStandardSerializer(id: SerializerID) throws {
+        let error = #expect(throws: SerializationError.self) {
+            try SerializerRegistry.standard.serializer(id: id, configuration: ["mediaRanges": .array([])])
+        }
+        #expect(error?.code == .invalidOption)
+        #expect(error?.codingPath == ["mediaRanges"])
+        #expect(error?.message.contains("would accept nothing") == true)
+    }
 }
