@@ -66,6 +66,25 @@ import Testing
         print("bmpsuite b/q: \(outcomes.values.reduce(0, +)) passed (no crash), 0 failed; outcomes \(outcomes)")
     }
 
+    /// FuzzBMP: an icon file (reserved 0, type 1) handed to the BMP decoder decoded as a bitmap of another size
+    /// than the icon decoder's. Without the `BM` signature it is not a bitmap file.
+    @Test func bodyWithoutTheBMSignatureIsRejected() throws {
+        let icon: [UInt8] = [
+            0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x1e, 0x34, 0x00, 0x00, 0x00, 0x28, 0x00, 0x00, 0x00,
+            0x02, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01, 0x00, 0x08, 0x00, 0x01, 0x00, 0x00, 0x00, 0x5b, 0x24,
+            0x20, 0x00, 0x00, 0x00, 0x00, 0x41, 0x00, 0x00, 0x20, 0x47, 0x13, 0x00, 0x00, 0x00, 0xff, 0x00, 0x00, 0x02,
+        ]
+        let error = #expect(throws: SerializationError.self) {
+            try BMPDecoder.decode(Data(icon), options: ImageDecodingOptions())
+        }
+        #expect(error?.code == .invalidBody)
+        #expect(error?.message.contains("'BM'") == true)
+        var bitmap = icon
+        bitmap[0] = UInt8(ascii: "B")
+        bitmap[1] = UInt8(ascii: "M")
+        #expect(throws: Never.self) { try BMPDecoder.decode(Data(bitmap), options: ImageDecodingOptions()) }
+    }
+
     @Test func seededMutationsNeverCrash() throws {
         guard let url = Corpora.url("images/bmpsuite/g/pal8rle.bmp") else { return }
         let sources =

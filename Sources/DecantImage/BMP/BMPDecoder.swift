@@ -85,6 +85,12 @@ enum BMPDecoder {
             throw SerializationError(
                 code: .truncatedBody, message: "The BMP image ends inside its headers.", offset: bytes.count)
         }
+        guard bytes[0] == UInt8(ascii: "B"), bytes[1] == UInt8(ascii: "M") else {
+            throw SerializationError(
+                code: .invalidBody,
+                message: "The body does not start with the BMP signature 'BM', so it is not a Windows bitmap file.",
+                offset: 0)
+        }
         let dataOffset = Int(u32(10))
         let infoSize = Int(u32(14))
         guard [12, 16, 40, 52, 56, 64, 108, 124].contains(infoSize) else {
