@@ -85,7 +85,27 @@ public struct Image: Sendable {
     public var samples16: [UInt16]?
     /// The number of frames in the file (1 for a still image), known even when pixels are not decoded.
     public var frameCount: Int
-    /// The animation frames, composited to full-size canvases, for animated formats; empty for still images.
+    /// The animation frames, each with its full-size canvas, for animated formats; empty for still images.
+    ///
+    /// A decoded GIF keeps its frames as stored: the palette indices of each frame's rectangle (one byte per pixel of
+    /// the rectangle) and its colour table, in one immutable storage shared by all its frames and their copies. A
+    /// frame's full canvas is composited only when its ``Frame/pixels`` are read, so decoding costs about what
+    /// decoding the LZW data costs, and the frames take one byte per pixel of their rectangles instead of a
+    /// four-byte-per-pixel canvas each.
+    ///
+    /// Compositing a frame starts from the nearest earlier canvas a cache holds. The cache, shared by the frames of
+    /// one decoding, keeps the canvas last read and up to eight checkpoints (the canvases at every eighth of the
+    /// animation, once reading has passed them): at most nine canvases however long the animation is, each with the
+    /// canvas from before its frame when that frame's disposal is ``Frame/Disposal/previous``. Reading the frames in
+    /// order (`for frame in image.frames`) costs one drawing step per frame, each step drawing that frame's
+    /// rectangle; reading a frame out of order costs at most the steps back to the previous checkpoint once the
+    /// frames have been read through, and at worst the steps from the first frame before. A frame that covers the
+    /// whole canvas without transparency needs no earlier canvas.
+    ///
+    /// Frames may be read from any thread or task: readers of one animation take turns at its cache (a lock held
+    /// while compositing), and every reader gets the same bytes in whatever order it reads. ``ImageLimits`` bound
+    /// what decoding keeps (``pixels``, the indices and colour tables); the canvases composited on access are not
+    /// counted.
     public var frames: [Frame]
     /// Every image an icon file holds, and ``chosenEntry``, the index of the one decoded.
     public var entries: [Entry]
@@ -171,7 +191,10 @@ public struct Image: Sendable {
         return image
     }
 
-    /// One frame of an animation, composited onto a full-size canvas.
+    /// One frame of an animation: its timing, its disposal, its rectangle, and the full-size canvas after drawing it.
+    ///
+    /// A frame decoded from a GIF composites its canvas when ``pixels`` is read (see ``Image/frames``); a frame made
+    /// with ``init(pixels:delay:disposal:x:y:width:height:)``, or whose ``pixels`` were set, holds its pixels.
     public struct Frame: Sendable {
         /// How the frame's area is treated before the next frame is drawn (GIF89a §23, disposal method).
         public enum Disposal: String, Sendable, Hashable {
@@ -186,7 +209,31 @@ public struct Image: Sendable {
         }
 
         /// The full canvas after drawing this frame, RGBA8 like ``Image/pixels``.
-        public var pixels: [UInt8]
+        ///
+        /// For a frame decoded from a GIF, reading this composites the canvas from the animation's cache: one drawing
+        /// step right after reading the previous frame, more out of order (see ``Image/frames``). Keep the array
+        /// rather than reading the property again. Safe to read from several threads at once, with the same bytes
+        /// whatever the order of reading. The array shares its storage with the cache copy-on-write, so changing it
+        /// changes nothing else. Setting this property, or changing the array in place, stores the pixels in this
+        /// frame, which then no longer refers to the animation.
+        public var pixels: [UInt8] {
+            get {
+                if let source { return source.animation.canvas(at: source.index) }
+                return storedPixels
+            }
+            set {
+                storedPixels = newValue
+                source = nil
+            }
+            // In-place changes (`frame.pixels[i] = v`) would copy the canvas on every change through get and set.
+            _modify {
+                if let source {
+                    storedPixels = source.animation.canvas(at: source.index)
+                    self.source = nil
+                }
+                yield &storedPixels
+            }
+        }
         /// How long the frame is shown, in seconds.
         public var delay: Double
         /// The frame's disposal method.
@@ -194,17 +241,45 @@ public struct Image: Sendable {
         /// The rectangle the frame's own data covers, in canvas pixels.
         public var x: Int, y: Int, width: Int, height: Int
 
-        /// Creates a frame.
+        /// The pixels of a frame made with them or given them; empty while ``source`` is set.
+        private var storedPixels: [UInt8]
+        /// The animation and index that composite this frame's canvas, for a decoded frame whose pixels were not set.
+        private var source: (animation: GIFAnimation, index: Int)?
+
+        /// Creates a frame that holds its pixels.
+        ///
+        /// - Parameters:
+        ///   - pixels: The full canvas after drawing the frame, RGBA8 like ``Image/pixels``.
+        ///   - delay: How long the frame is shown, in seconds.
+        ///   - disposal: How the frame's area is treated before the next frame is drawn.
+        ///   - x: The left edge of the frame's own rectangle, in canvas pixels.
+        ///   - y: The top edge of the frame's own rectangle, in canvas pixels.
+        ///   - width: The width of the frame's own rectangle.
+        ///   - height: The height of the frame's own rectangle.
         public init(
             pixels: [UInt8], delay: Double, disposal: Disposal, x: Int = 0, y: Int = 0, width: Int, height: Int
         ) {
-            self.pixels = pixels
+            self.storedPixels = pixels
+            self.source = nil
             self.delay = delay
             self.disposal = disposal
             self.x = x
             self.y = y
             self.width = width
             self.height = height
+        }
+
+        /// Creates frame `index` of a decoded GIF, whose canvas `animation` composites on demand.
+        init(animation: GIFAnimation, index: Int) {
+            let frame = animation.frames[index]
+            self.storedPixels = []
+            self.source = (animation, index)
+            self.delay = frame.delay
+            self.disposal = frame.disposal
+            self.x = frame.x
+            self.y = frame.y
+            self.width = frame.width
+            self.height = frame.height
         }
     }
 

@@ -12,8 +12,9 @@ public struct ImageLimits: Sendable, Hashable {
     public var maxPixels: Int
     /// The most animation frames accepted: 1,000 by default.
     public var maxFrames: Int
-    /// The most bytes of decoded output accepted over all frames (RGBA8, plus RGBA16 samples for 16-bit sources):
-    /// 2 GiB by default.
+    /// The most bytes of decoded output a decode may keep (RGBA8, plus RGBA16 samples for 16-bit sources): 2 GiB by
+    /// default. For an animated GIF this counts what the image keeps, the first canvas and every frame's palette
+    /// indices; the other frames' canvases are composited when ``Image/Frame/pixels`` is read and are not counted.
     public var maxTotalBytes: Int
 
     /// Creates limits; the defaults are 100 million pixels, 1,000 frames and 2 GiB.

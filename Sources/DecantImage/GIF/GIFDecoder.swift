@@ -7,46 +7,46 @@ import DecantCore
 #endif
 
 /// A GIF decoder (GIF87a and GIF89a, CompuServe's "Graphics Interchange Format" specification, version 89a): LZW
-/// image data, interlacing, global and local colour tables, transparency, and every frame composited with its
-/// disposal method.
+/// image data, interlacing, global and local colour tables, transparency. The first frame is composited at once; the
+/// frames of an animation are kept as palette indices and composited on demand by ``GIFAnimation``.
 enum GIFDecoder {
     /// One frame as stored: its rectangle, palette indices of that rectangle, its colour table as RGBA values, and
     /// its graphic control values.
     struct RawFrame {
         var x: Int, y: Int, width: Int, height: Int
-        /// `width * height` palette indices in stored row order (the four interlace passes when `isInterlaced`).
+        /// `width * height` palette indices in stored row order (see ``storedRow(_:)``).
         var indices: [UInt8]
+        /// Whether the rows are stored interlaced (GIF89a Appendix E).
         var isInterlaced: Bool
         /// 256 RGBA8 colours as stored in memory (R, G, B, A bytes): the colour table's entries, black past its end,
-        /// alpha 0 for the transparent index.
+        /// alpha 0 for the transparent index. Frames using the global table with the same transparent index share it.
         var palette: [UInt32]
         var transparentIndex: Int?
         var delay: Double
         var disposal: Image.Frame.Disposal
 
-        /// The stored row holding each row of the rectangle, top to bottom (GIF89a Appendix E for interlacing).
-        var storedRows: [Int] {
-            guard isInterlaced else { return Array(0..<height) }
-            var rows = [Int](repeating: 0, count: height)
-            var stored = 0
-            for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
-                for row in Swift.stride(from: start, to: height, by: step) {
-                    rows[row] = stored
-                    stored += 1
-                }
-            }
-            return rows
+        /// The stored row that holds row `row` of the rectangle, counted from the top. Interlaced images store every
+        /// 8th row from row 0, then every 8th from row 4, every 4th from row 2 and every 2nd from row 1 (GIF89a
+        /// Appendix E); computing the row is cheaper than reordering the indices once, which would copy them.
+        @inline(__always)
+        func storedRow(_ row: Int) -> Int {
+            guard isInterlaced else { return row }
+            if row % 8 == 0 { return row / 8 }
+            let firstPass = (height + 7) / 8
+            if row % 8 == 4 { return firstPass + row / 8 }
+            let secondPass = (height + 3) / 8
+            if row % 4 == 2 { return firstPass + secondPass + row / 4 }
+            return firstPass + secondPass + (height + 1) / 4 + row / 2
         }
 
         /// The rectangle's own RGBA8 pixels, top to bottom (the transparent index with alpha 0).
         var rgba: [UInt8] {
             guard width > 0 && height > 0 else { return [] }
             var result = [UInt8](repeating: 0, count: width * height * 4)
-            let rows = storedRows
             result.withUnsafeMutableBytes { target in
                 for row in 0..<height {
                     GIFDecoder.map(
-                        indices, from: rows[row] * width, count: width, palette: palette, transparentIndex: nil,
+                        indices, from: storedRow(row) * width, count: width, palette: palette, transparentIndex: nil,
                         into: target.baseAddress! + row * width * 4)
                 }
             }
@@ -74,6 +74,14 @@ enum GIFDecoder {
             offset: offset)
     }
 
+    static func tooManyBytes(_ limits: ImageLimits) -> SerializationError {
+        SerializationError(
+            code: .limitExceeded,
+            message: "Decoding the GIF image would keep more than the limit of \(limits.maxTotalBytes) bytes (the "
+                + "first frame's canvas, every frame's palette indices and the colour tables); raise maxTotalBytes if the image is "
+                + "trusted.")
+    }
+
     static func decode(_ data: Data, options: ImageDecodingOptions) throws(SerializationError) -> Image {
         let bytes = [UInt8](data)
         let stream = try parse(bytes, decodingPixels: options.inflate, limits: options.limits)
@@ -82,72 +90,24 @@ enum GIFDecoder {
         metadata.bitDepth = 8
         metadata.isInterlaced = stream.isInterlaced
         metadata.hasTransparency = stream.hasTransparency
-        guard options.inflate else {
+        guard options.inflate, let firstFrame = stream.frames.first else {
             var image = Image(
                 undecoded: stream.width, height: stream.height, format: .gif, metadata: metadata, source: data,
                 options: options)
             image.frameCount = stream.frameCount
             return image
         }
-        let frames = composite(stream)
+        let first = GIFAnimation.first(firstFrame, width: stream.width, height: stream.height)
         var image = Image(
-            width: stream.width, height: stream.height, pixels: frames.first?.pixels ?? [], format: .gif,
+            width: stream.width, height: stream.height, pixels: first.canvas, format: .gif,
             scale: options.imageScale, metadata: metadata)
-        image.frameCount = frames.count
-        if frames.count > 1 { image.frames = frames }
+        image.frameCount = stream.frames.count
+        if stream.frames.count > 1 {
+            let animation = GIFAnimation(
+                width: stream.width, height: stream.height, frames: stream.frames, first: first)
+            image.frames = stream.frames.indices.map { Image.Frame(animation: animation, index: $0) }
+        }
         return image
-    }
-
-    /// Draws each frame onto the canvas (GIF89a §23: disposal methods 1-3), starting from a transparent canvas.
-    static func composite(_ stream: Stream) -> [Image.Frame] {
-        let width = stream.width
-        let height = stream.height
-        // The canvas starts transparent black, unless the first frame covers all of it with opaque pixels.
-        let coversCanvas = stream.frames.first.map {
-            $0.x == 0 && $0.y == 0 && $0.width >= width && $0.height >= height && $0.transparentIndex == nil
-        }
-        var canvas = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
-            if coversCanvas != true { buffer.initialize(repeating: 0) }
-            count = width * height * 4
-        }
-        var result: [Image.Frame] = []
-        result.reserveCapacity(stream.frames.count)
-        for frame in stream.frames {
-            let saved = frame.disposal == .previous ? canvas : nil
-            let right = min(width, frame.x + frame.width)
-            let bottom = min(height, frame.y + frame.height)
-            if frame.x < right && frame.y < bottom {
-                let rows = frame.storedRows
-                canvas.withUnsafeMutableBytes { target in
-                    for row in frame.y..<bottom {
-                        map(
-                            frame.indices, from: rows[row - frame.y] * frame.width, count: right - frame.x,
-                            palette: frame.palette, transparentIndex: frame.transparentIndex,
-                            into: target.baseAddress! + (row * width + frame.x) * 4)
-                    }
-                }
-            }
-            result.append(
-                Image.Frame(
-                    pixels: canvas, delay: frame.delay, disposal: frame.disposal, x: frame.x, y: frame.y,
-                    width: frame.width, height: frame.height))
-            switch frame.disposal {
-            case .background:
-                if frame.x < right && frame.y < bottom {
-                    canvas.withUnsafeMutableBytes { target in
-                        for row in frame.y..<bottom {
-                            (target.baseAddress! + (row * width + frame.x) * 4).initializeMemory(
-                                as: UInt8.self, repeating: 0, count: (right - frame.x) * 4)
-                        }
-                    }
-                }
-            case .previous:
-                if let saved { canvas = saved }
-            case .none, .unspecified:
-                break
-            }
-        }
-        return result
     }
 
     /// Writes the colours of `count` indices starting at `start` to `target`, one 4-byte store per pixel; pixels with
@@ -197,6 +157,10 @@ enum GIFDecoder {
         }
         var stream = Stream(
             width: width, height: height, frames: [], frameCount: 0, hasTransparency: false, isInterlaced: false)
+        // What the decoded image keeps, checked against `maxTotalBytes` before each allocation: the first frame's
+        // canvas (`Image.pixels`), every frame's indices and palettes. Composited canvases are made on access.
+        var keptBytes = decodingPixels ? width * height * 4 : 0
+        var globalPalettes: [Int: [UInt32]] = [:]  // by transparent index, -1 for none
         var transparent: Int? = nil
         var delay = 0.0
         var disposal = Image.Frame.Disposal.unspecified
@@ -255,9 +219,7 @@ enum GIFDecoder {
                 stream.isInterlaced = stream.isInterlaced || interlaced
                 stream.hasTransparency = stream.hasTransparency || transparent != nil
                 stream.frameCount += 1
-                try limits.check(
-                    width: width, height: height, frames: stream.frameCount,
-                    bytesPerPixel: decodingPixels ? 8 : 0)
+                try limits.check(width: width, height: height, frames: stream.frameCount, bytesPerPixel: 0)
                 guard position < bytes.count else { throw truncated(bytes.count, "the LZW minimum code size") }
                 let minimumCodeSize = Int(bytes[position])
                 position += 1
@@ -269,6 +231,8 @@ enum GIFDecoder {
                     break
                 }
                 try limits.check(width: frameWidth, height: frameHeight)
+                keptBytes += frameWidth * frameHeight
+                guard keptBytes <= limits.maxTotalBytes else { throw tooManyBytes(limits) }
                 // The LZW data, its sub-blocks joined, with room for the decoder's 4-byte loads past its end.
                 var data: [UInt8] = []
                 data.reserveCapacity(min(bytes.count - position, frameWidth * frameHeight * 2) + LZW.dataPadding)
@@ -284,14 +248,23 @@ enum GIFDecoder {
                 guard let table else {
                     throw invalid(position, "an image has neither a local nor a global colour table")
                 }
+                let framePalette: [UInt32]
+                if fields & 0x80 == 0, let shared = globalPalettes[transparent ?? -1] {
+                    framePalette = shared
+                } else {
+                    keptBytes += 256 * 4
+                    guard keptBytes <= limits.maxTotalBytes else { throw tooManyBytes(limits) }
+                    framePalette = palette(table, transparent: transparent)
+                    if fields & 0x80 == 0 { globalPalettes[transparent ?? -1] = framePalette }
+                }
                 data.append(contentsOf: repeatElement(0, count: LZW.dataPadding))
                 let indices = LZW.decode(
                     padded: data, minimumCodeSize: minimumCodeSize, pixelCount: frameWidth * frameHeight)
                 stream.frames.append(
                     RawFrame(
                         x: frameX, y: frameY, width: frameWidth, height: frameHeight, indices: indices,
-                        isInterlaced: interlaced, palette: palette(table, transparent: transparent),
-                        transparentIndex: transparent, delay: delay, disposal: disposal))
+                        isInterlaced: interlaced, palette: framePalette, transparentIndex: transparent, delay: delay,
+                        disposal: disposal))
                 transparent = nil
                 delay = 0
                 disposal = .unspecified

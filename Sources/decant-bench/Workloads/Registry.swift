@@ -6,28 +6,14 @@ enum RegistryWorkloads {
     /// `registry.*` and `mediatype.*`.
     static var all: [Workload] {
         [
-            Workload(
-                name: "registry.path.1kb", unit: .microsecondsPerOperation, baselineName: "JSONParser (bare)",
+            againstTheBareParser(
+                "registry.path.1kb", path: registryPath,
                 summary: "the ~1 KB order through SerializerRegistry.standard.serialize(_:as: JSONValue.self) vs "
-                    + "the bare parser"
-            ) { settings in
-                .timed(
-                    TimedBench(
-                        quantity: 1, callsPerSample: settings.smallObjectCalls, decant: registryPath(),
-                        baseline: .inProcess(
-                            Contender(name: "JSONParser (bare)", run: JSONWorkloads.decantParse(APIObject.data).run))))
-            },
-            Workload(
-                name: "registry.path.1kb.untyped", unit: .microsecondsPerOperation, baselineName: "JSONParser (bare)",
+                    + "the bare parser"),
+            againstTheBareParser(
+                "registry.path.1kb.untyped", path: untypedRegistryPath,
                 summary: "the ~1 KB order through SerializerRegistry.standard.serialize (a SerializedValue, then "
-                    + "as? JSONValue) vs the bare parser"
-            ) { settings in
-                .timed(
-                    TimedBench(
-                        quantity: 1, callsPerSample: settings.smallObjectCalls, decant: untypedRegistryPath(),
-                        baseline: .inProcess(
-                            Contender(name: "JSONParser (bare)", run: JSONWorkloads.decantParse(APIObject.data).run))))
-            },
+                    + "as? JSONValue) vs the bare parser"),
             Workload(
                 name: "registry.path.1kb.foundation", unit: .microsecondsPerOperation,
                 baselineName: "JSONSerialization",
@@ -47,6 +33,21 @@ enum RegistryWorkloads {
                 summary: "registry resolution of \(contentTypes.count) parsed types vs a dictionary lookup by essence",
                 prepare: resolve),
         ]
+    }
+
+    /// A registry path on the 1 KB object against `JSONParser` called directly on the same bytes.
+    private static func againstTheBareParser(
+        _ name: String, path: @escaping @Sendable () -> Contender, summary: String
+    ) -> Workload {
+        Workload(
+            name: name, unit: .microsecondsPerOperation, baselineName: "JSONParser (bare)", summary: summary
+        ) { settings in
+            .timed(
+                TimedBench(
+                    quantity: 1, callsPerSample: settings.smallObjectCalls, decant: path(),
+                    baseline: .inProcess(
+                        Contender(name: "JSONParser (bare)", run: JSONWorkloads.decantParse(APIObject.data).run))))
+        }
     }
 
     /// Content-Type values as servers send them.
