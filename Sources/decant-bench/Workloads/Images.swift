@@ -14,6 +14,11 @@ enum ImageWorkloads {
             corpusImage(
                 "image.gif", path: "images/image-gif/tests/samples/interlaced.gif", mediaType: "image/gif",
                 decoder: "giflib", summary: "interlaced.gif, 540×330, one frame"),
+            corpusImage(
+                "image.gif.animation", path: "images/image-gif/tests/samples/gifplayer-muybridge.gif",
+                mediaType: "image/gif", decoder: "giflib",
+                summary: "gifplayer-muybridge.gif, 380 frames, decoded (frames are composited when read) vs giflib's "
+                    + "DGifSlurp of every frame; MP/s of one canvas per decode"),
             generatedImage(
                 "image.bmp", file: "decant-bench.bmp", mediaType: "image/bmp", decoder: "bmp-naive",
                 summary: "a generated 1024×768 24-bit BMP"
