@@ -85,8 +85,9 @@ public struct Image: Sendable {
     public var samples16: [UInt16]?
     /// The number of frames in the file (1 for a still image), known even when pixels are not decoded.
     public var frameCount: Int
-    /// The animation frames, each with its full-size canvas, for animated formats; empty for still images.
+    /// The animation frames, each with its full-size canvas, for animated formats (GIF, APNG); empty for still images.
     ///
+    /// A decoded APNG's frames are composited while decoding and each holds its canvas (``ImageLimits`` count them).
     /// A decoded GIF keeps its frames as stored: the palette indices of each frame's rectangle (one byte per pixel of
     /// the rectangle) and its colour table, in one immutable storage shared by all its frames and their copies. A
     /// frame's full canvas is composited only when its ``Frame/pixels`` are read, so decoding costs about what
@@ -193,8 +194,9 @@ public struct Image: Sendable {
 
     /// One frame of an animation: its timing, its disposal, its rectangle, and the full-size canvas after drawing it.
     ///
-    /// A frame decoded from a GIF composites its canvas when ``pixels`` is read (see ``Image/frames``); a frame made
-    /// with ``init(pixels:delay:disposal:x:y:width:height:)``, or whose ``pixels`` were set, holds its pixels.
+    /// A frame decoded from a GIF composites its canvas when ``pixels`` is read (see ``Image/frames``); an APNG
+    /// frame, a frame made with ``init(pixels:delay:disposal:x:y:width:height:)``, or one whose ``pixels`` were set
+    /// holds its pixels.
     public struct Frame: Sendable {
         /// How the frame's area is treated before the next frame is drawn (GIF89a §23, disposal method).
         public enum Disposal: String, Sendable, Hashable {

@@ -179,8 +179,8 @@ import Testing
     /// frame is a second opinion: disagreements are printed, never failed on by themselves (where the image-rs
     /// reference agrees with Pillow, Decant differing from it already fails the reference comparison).
     ///
-    /// Decant decodes an APNG's default image only (`frames` is empty): its frame references are reported as skipped
-    /// until APNG animation is decoded, and compared from then on.
+    /// An APNG's frames are compared with its `.anim_NN` references; a file for which Decant returns no frames has its
+    /// frame references reported as skipped.
     @Test(
         .enabled(if: Corpora.isAvailable, "needs ../shared/corpora"), .timeLimit(.minutes(1)),
         arguments: ["png", "gif", "bmp", "ico"])

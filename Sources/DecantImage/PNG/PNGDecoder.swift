@@ -7,7 +7,8 @@ import DecantCore
 #endif
 
 /// A PNG decoder (W3C PNG Specification, Third Edition; ISO/IEC 15948): every colour type and bit depth, palettes and
-/// `tRNS`, Adam7 interlacing, the five filters, CRCs checked and the critical-chunk rules enforced.
+/// `tRNS`, Adam7 interlacing, the five filters, CRCs checked and the critical-chunk rules enforced; APNG animation in
+/// PNGDecoder+Animation.swift.
 enum PNGDecoder {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
@@ -28,6 +29,11 @@ enum PNGDecoder {
             }
         }
         var bitsPerPixel: Int { channels * bitDepth }
+        /// The bytes per pixel decoding the default image takes: RGBA8, RGBA16 for 16-bit sources, and the inflated
+        /// data when it is kept.
+        func decodingBytesPerPixel(keepingImageData: Bool) -> Int {
+            4 + (bitDepth == 16 ? 8 : 0) + (keepingImageData ? (bitsPerPixel + 7) / 8 : 0)
+        }
         /// The filter's byte distance (PNG §7.3): bytes per complete pixel, at least 1.
         var filterStride: Int { max(1, bitsPerPixel / 8) }
         func rowBytes(_ width: Int) -> Int { (width * bitsPerPixel + 7) / 8 }
@@ -47,6 +53,8 @@ enum PNGDecoder {
         var transparentKey: (UInt16, UInt16, UInt16)?
         var compressed: [UInt8] = []
         var metadata = Image.Metadata()
+        /// The APNG chunks (`acTL`, `fcTL`, `fdAT`), see PNGDecoder+Animation.swift.
+        var animation = Animation()
     }
 
     static func decode(_ data: Data, options: ImageDecodingOptions) throws(SerializationError) -> Image {
@@ -54,12 +62,19 @@ enum PNGDecoder {
             do throws(SerializationError) {
                 let parsed = try parse(raw, keepingImageData: options.inflate, limits: options.limits)
                 guard options.inflate else {
-                    return .success(
-                        Image(
-                            undecoded: parsed.header.width, height: parsed.header.height, format: .png,
-                            metadata: parsed.metadata, source: data, options: options))
+                    var image = Image(
+                        undecoded: parsed.header.width, height: parsed.header.height, format: .png,
+                        metadata: parsed.metadata, source: data, options: options)
+                    // The frame count the chunks declare; see PNGDecoder+Animation.swift for when it is 1.
+                    image.frameCount = parsed.animation.soundFrameCount ?? 1
+                    return .success(image)
                 }
-                return .success(try decodePixels(parsed, scale: options.imageScale))
+                var image = try decodePixels(parsed, scale: options.imageScale)
+                if let frames = decodeFrames(parsed, defaultImage: image.pixels) {
+                    image.frames = options.premultipliedAlpha ? frames.map(premultiplied) : frames
+                    image.frameCount = frames.count
+                }
+                return .success(image)
             } catch {
                 return .failure(error)
             }
@@ -112,12 +127,20 @@ enum PNGDecoder {
             guard dataStart + length + 4 <= raw.count else { throw truncated(raw.count, "the \(type) chunk") }
             let stored = readUInt32(raw, dataStart + length)
             let computed = Checksum.crc32(UnsafeRawBufferPointer(rebasing: raw[(position + 4)..<(dataStart + length)]))
+            let isAnimationChunk = type == "acTL" || type == "fcTL" || type == "fdAT"
+            if imageDataState == 1 && type != "IDAT" { imageDataState = 2 }
             guard stored == computed else {
-                throw invalid(
-                    dataStart + length, "the CRC of the \(type) chunk is wrong (PNG §5.3): the file is corrupt")
+                // A damaged APNG chunk costs the animation, not the default image (PNG Third Edition, APNG error
+                // handling), as in browsers.
+                guard isAnimationChunk, parsed != nil else {
+                    throw invalid(
+                        dataStart + length, "the CRC of the \(type) chunk is wrong (PNG §5.3): the file is corrupt")
+                }
+                parsed!.animation.fail(at: position, "the CRC of an \(type) chunk is wrong")
+                position = dataStart + length + 4
+                continue
             }
             let body = UnsafeRawBufferPointer(rebasing: raw[dataStart..<(dataStart + length)])
-            if imageDataState == 1 && type != "IDAT" { imageDataState = 2 }
             if parsed == nil && type != "IHDR" {
                 throw invalid(position, "the first chunk is \(type), not IHDR (PNG §5.6)")
             }
@@ -125,9 +148,9 @@ enum PNGDecoder {
             case "IHDR":
                 guard parsed == nil else { throw invalid(position, "there is a second IHDR chunk (PNG §5.6)") }
                 let header = try parseHeader(body, at: dataStart)
-                var bytesPerPixel = 4 + (header.bitDepth == 16 ? 8 : 0)
-                if keepingImageData { bytesPerPixel += (header.bitsPerPixel + 7) / 8 }
-                try limits.check(width: header.width, height: header.height, bytesPerPixel: bytesPerPixel)
+                try limits.check(
+                    width: header.width, height: header.height,
+                    bytesPerPixel: header.decodingBytesPerPixel(keepingImageData: keepingImageData))
                 var new = Parsed(header: header)
                 new.metadata.bitDepth = header.bitDepth
                 new.metadata.colorType =
@@ -168,6 +191,16 @@ enum PNGDecoder {
                 if keepingImageData { parsed!.compressed.append(contentsOf: body) }
             case "IEND":
                 sawEnd = true
+            case "acTL":
+                try readAnimationControl(
+                    body, at: position, into: &parsed!, afterImageData: imageDataState != 0, limits: limits,
+                    keepingImageData: keepingImageData)
+            case "fcTL":
+                parsed!.animation.readFrameControl(
+                    body, at: position, canvas: parsed!.header, afterImageData: imageDataState != 0)
+            case "fdAT":
+                parsed!.animation.readFrameData(
+                    body, at: position, afterImageData: imageDataState != 0, keepingImageData: keepingImageData)
             case "tRNS":
                 guard imageDataState == 0 else { throw invalid(position, "tRNS comes after IDAT (PNG §5.6)") }
                 try parseTransparency(body, at: position, sawPalette: sawPalette, into: &parsed!)
@@ -198,11 +231,12 @@ enum PNGDecoder {
             }
             position = dataStart + length + 4
         }
-        guard let parsed else { throw invalid(8, "there is no IHDR chunk") }
+        guard var parsed else { throw invalid(8, "there is no IHDR chunk") }
         guard imageDataState != 0 else { throw invalid(position, "there is no IDAT chunk (PNG §5.6)") }
         if parsed.header.colorType == 3 && !sawPalette {
             throw invalid(position, "an indexed-colour image has no PLTE chunk (PNG §11.2.2)")
         }
+        parsed.animation.finish(at: position)
         return parsed
     }
 
@@ -261,6 +295,38 @@ enum PNGDecoder {
     /// Inflates, unfilters and converts the image data to RGBA8 (and RGBA16 for 16-bit sources).
     static func decodePixels(_ parsed: Parsed, scale: Double) throws(SerializationError) -> Image {
         let header = parsed.header
+        let pixelCount = header.width * header.height
+        // Every pixel is written by decodeImageData (Adam7's passes cover the image), so the storage starts
+        // uninitialised.
+        var pixels = [UInt8](unsafeUninitializedCapacity: pixelCount * 4) { _, count in count = pixelCount * 4 }
+        var samples16: [UInt16]? = header.bitDepth == 16 ? [UInt16](repeating: 0, count: pixelCount * 4) : nil
+        let converter = RowConverter(parsed: parsed)
+        try pixels.withUnsafeMutableBufferPointer { (rgba) throws(SerializationError) in
+            guard samples16 != nil else {
+                return try decodeImageData(
+                    parsed.compressed, header: header, converter: converter, naming: "IDAT",
+                    into: rgba.baseAddress!, wide: nil)
+            }
+            try samples16!.withUnsafeMutableBufferPointer { (wide) throws(SerializationError) in
+                try decodeImageData(
+                    parsed.compressed, header: header, converter: converter, naming: "IDAT",
+                    into: rgba.baseAddress!, wide: wide.baseAddress!)
+            }
+        }
+        var image = Image(
+            width: header.width, height: header.height, pixels: pixels, format: .png, scale: scale,
+            metadata: parsed.metadata)
+        image.samples16 = samples16
+        return image
+    }
+
+    /// Inflates and unfilters one image's data (PNG §7-9) of `header`'s size, colour type, depth and interlacing,
+    /// and converts it to RGBA8 at `pixels` and, when `wide` is given, RGBA16 at `wide` (`width * height * 4` samples
+    /// each, every one written). `chunk` names the data in error messages: `IDAT`, or `fdAT` for an APNG frame.
+    static func decodeImageData(
+        _ compressed: [UInt8], header: Header, converter: RowConverter, naming chunk: String,
+        into pixels: UnsafeMutablePointer<UInt8>, wide: UnsafeMutablePointer<UInt16>?
+    ) throws(SerializationError) {
         var passes: [(x: Int, y: Int, dx: Int, dy: Int, width: Int, height: Int)] = []
         if header.interlaced {
             for (x, y, dx, dy) in adam7 {
@@ -274,66 +340,47 @@ enum PNGDecoder {
         let expected = passes.reduce(0) { $0 + $1.height * (header.rowBytes($1.width) + 1) }
         var output = OutputBuffer(exactly: expected)
         defer { output.deallocate() }
-        let inflated: SerializationError? = parsed.compressed.withUnsafeBytes { compressed in
+        let inflated: SerializationError? = compressed.withUnsafeBytes { compressed in
             do throws(SerializationError) {
                 _ = try Inflate.zlib(compressed, into: &output)
                 return nil
             } catch {
                 var error = error
-                error.message = "The PNG image data (IDAT) cannot be decompressed. " + error.message
+                error.message = "The PNG image data (\(chunk)) cannot be decompressed. " + error.message
                 return error
             }
         }
         if let inflated { throw inflated }
         guard output.count == expected else {
-            throw invalid(0, "the image data holds \(output.count) bytes where \(expected) are needed (PNG §7)")
+            throw invalid(
+                0, "the image data (\(chunk)) holds \(output.count) bytes where \(expected) are needed (PNG §7)")
         }
-        let pixelCount = header.width * header.height
-        var samples16: [UInt16]? = nil
-        // Every pixel is written below (Adam7's passes cover the image), so the storage starts uninitialised.
-        var pixels = [UInt8](unsafeUninitializedCapacity: pixelCount * 4) { _, count in count = pixelCount * 4 }
-        if header.bitDepth == 16 { samples16 = [UInt16](repeating: 0, count: pixelCount * 4) }
-        let converter = RowConverter(parsed: parsed)
         var offset = 0
         let zeroRow = [UInt8](repeating: 0, count: header.rowBytes(header.width) + 1)
-        let failure: SerializationError? = zeroRow.withUnsafeBufferPointer { zeros in
-            pixels.withUnsafeMutableBufferPointer { pixelBuffer in
-                for pass in passes {
-                    let rowBytes = header.rowBytes(pass.width)
-                    var previous = zeros.baseAddress! + 1
-                    for row in 0..<pass.height {
-                        let line = output.base + offset
-                        guard line[0] <= 4 else {
-                            return invalid(
-                                offset, "a row has the unknown filter type \(line[0]) (PNG §9.2 defines 0 to 4)")
-                        }
-                        unfilter(
-                            line + 1, filter: line[0], previous: previous, count: rowBytes, stride: header.filterStride)
-                        let y = pass.y + row * pass.dy
-                        let destination = (y * header.width + pass.x) * 4
-                        converter.convert(
-                            UnsafePointer(line + 1), count: pass.width,
-                            into: pixelBuffer.baseAddress! + destination, step: pass.dx * 4)
-                        if samples16 != nil {
-                            samples16!.withUnsafeMutableBufferPointer { wide in
-                                converter.convert16(
-                                    UnsafePointer(line + 1), count: pass.width,
-                                    into: wide.baseAddress! + destination, step: pass.dx * 4)
-                            }
-                        }
-                        previous = UnsafePointer(line + 1)
-                        offset += rowBytes + 1
+        try zeroRow.withUnsafeBufferPointer { (zeros) throws(SerializationError) in
+            for pass in passes {
+                let rowBytes = header.rowBytes(pass.width)
+                var previous = zeros.baseAddress! + 1
+                for row in 0..<pass.height {
+                    let line = output.base + offset
+                    guard line[0] <= 4 else {
+                        throw invalid(offset, "a row has the unknown filter type \(line[0]) (PNG §9.2 defines 0 to 4)")
                     }
+                    unfilter(
+                        line + 1, filter: line[0], previous: previous, count: rowBytes, stride: header.filterStride)
+                    let y = pass.y + row * pass.dy
+                    let destination = (y * header.width + pass.x) * 4
+                    converter.convert(
+                        UnsafePointer(line + 1), count: pass.width, into: pixels + destination, step: pass.dx * 4)
+                    if let wide {
+                        converter.convert16(
+                            UnsafePointer(line + 1), count: pass.width, into: wide + destination, step: pass.dx * 4)
+                    }
+                    previous = UnsafePointer(line + 1)
+                    offset += rowBytes + 1
                 }
-                return nil
             }
         }
-        if let failure { throw failure }
-        var image = Image(
-            width: header.width, height: header.height, pixels: pixels, format: .png, scale: scale,
-            metadata: parsed.metadata)
-        image.samples16 = samples16
-        return image
     }
 
     /// Reverses one row's filter in place (PNG §7.3, §9.2-9.4), with loops specialised for the common strides.
