@@ -25,7 +25,12 @@ public struct JSONResponseSerializer: ResponseSerializer {
     ]
 
     /// How bodies are parsed, and the empty value.
-    public var options: JSONParsingOptions
+    public var options: JSONParsingOptions {
+        get { parser.options }
+        set { parser.options = newValue }
+    }
+    /// The parser, built once.
+    private var parser: JSONParser
     /// The media ranges accepted; ``defaultMediaRanges`` unless set.
     public var acceptedMediaRanges: [MediaRange]
 
@@ -34,7 +39,7 @@ public struct JSONResponseSerializer: ResponseSerializer {
         options: JSONParsingOptions = JSONParsingOptions(),
         acceptedMediaRanges: [MediaRange] = JSONResponseSerializer.defaultMediaRanges
     ) {
-        self.options = options
+        self.parser = JSONParser(options: options)
         self.acceptedMediaRanges = acceptedMediaRanges
     }
 
@@ -46,7 +51,7 @@ public struct JSONResponseSerializer: ResponseSerializer {
     /// - Throws: `SerializationError` as ``JSONParser/parse(_:)-(Data)`` does, with the response attached.
     public func serialize(_ response: Response) throws -> JSONValue {
         do {
-            return try JSONParser(options: options).parse(response.body)
+            return try parser.parse(response.body)
         } catch {
             throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
         }

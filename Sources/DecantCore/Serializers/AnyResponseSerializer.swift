@@ -105,6 +105,8 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
     private final class WrappingBox<Wrapped: ResponseSerializer>: Box, @unchecked Sendable {
         let wrapped: Wrapped
         let convert: @Sendable (Wrapped.Output) -> Output
+        /// `Wrapped.Output`, looked up once.
+        let wrappedOutput = ObjectIdentifier(Wrapped.Output.self)
 
         init(
             _ wrapped: Wrapped, id: SerializerID, acceptedMediaRanges: [MediaRange],
@@ -120,7 +122,7 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
             convert(try wrapped.emptyValue(for: response))
         }
         override func serialize<T>(_ response: Response, into slot: UnsafeMutablePointer<T>) throws -> Bool {
-            guard Wrapped.Output.self == T.self else { return false }
+            guard ObjectIdentifier(T.self) == wrappedOutput else { return false }
             let value = try wrapped.serialize(response)
             // The types are the same, so the slot is memory for a `Wrapped.Output`; the value moves in.
             UnsafeMutableRawPointer(slot).assumingMemoryBound(to: Wrapped.Output.self).initialize(to: consume value)
