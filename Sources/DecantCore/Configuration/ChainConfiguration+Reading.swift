@@ -263,11 +263,17 @@ struct ConfigurationReader {
             chain.sniffing = sniffing
         }
         if let limits = object["limits"],
-            let limitObject = self.object(limits, at: join(path, "limits"), allowed: ["maxBodyBytes"])
+            let limitObject = self.object(
+                limits, at: join(path, "limits"), allowed: ["maxBodyBytes", "maxDecodedBytes", "maxExpansionRatio"])
         {
             chain.maxBodyBytes =
                 integer(limitObject["maxBodyBytes"], at: join(path, "limits.maxBodyBytes"), range: 0...Int.max)
                 ?? chain.maxBodyBytes
+            chain.maxDecodedBytes =
+                integer(limitObject["maxDecodedBytes"], at: join(path, "limits.maxDecodedBytes"), range: 0...Int.max)
+                ?? chain.maxDecodedBytes
+            chain.maxExpansionRatio = integer(
+                limitObject["maxExpansionRatio"], at: join(path, "limits.maxExpansionRatio"), range: 1...Int.max)
         }
         if let items = array(object["preprocessors"], at: join(path, "preprocessors")) {
             for (index, item) in items.enumerated() {

@@ -41,6 +41,10 @@ extension ChainConfiguration.SerializerReference {
 
 extension ChainConfiguration.Chain {
     var document: ConfigurationValue {
+        var limits: [String: ConfigurationValue] = [
+            "maxBodyBytes": .integer(maxBodyBytes), "maxDecodedBytes": .integer(maxDecodedBytes),
+        ]
+        if let maxExpansionRatio { limits["maxExpansionRatio"] = .integer(maxExpansionRatio) }
         var object: [String: ConfigurationValue] = [
             "name": .string(name),
             "serializers": .array(serializers.map(\.document)),
@@ -55,7 +59,7 @@ extension ChainConfiguration.Chain {
                 "treatsWhitespaceAsEmpty": .bool(emptyBody.treatsWhitespaceAsEmpty),
                 "noContentStatuses": .array(emptyBody.noContentStatuses.sorted().map { .integer($0) }),
             ]),
-            "limits": .object(["maxBodyBytes": .integer(maxBodyBytes)]),
+            "limits": .object(limits),
             "preprocessors": .array(preprocessors.map { .string($0.rawValue) }),
         ]
         if !aliases.isEmpty { object["aliases"] = .array(aliases.map(\.document)) }

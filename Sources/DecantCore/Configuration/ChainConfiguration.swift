@@ -13,8 +13,8 @@
 ///       "emptyBody": {"outcome": "emptyValue", "treatsWhitespaceAsEmpty": true},
 ///       "defaultCharset": "windows-1252",
 ///       "sniffing": "sniffWhenGeneric",
-///       "limits": {"maxBodyBytes": 1048576},
-///       "preprocessors": ["xssiPrefix", "byteOrderMark"],
+///       "limits": {"maxBodyBytes": 1048576, "maxDecodedBytes": 8388608},
+///       "preprocessors": ["contentDecoding", "xssiPrefix", "byteOrderMark"],
 ///       "errorBody": {"serializers": ["json"]}
 ///     }
 ///   ]
@@ -105,6 +105,8 @@ public struct ChainConfiguration: Sendable, Hashable {
         case xssiPrefix
         /// ``ByteOrderMarkRemoval``.
         case byteOrderMark
+        /// ``ContentDecoding``, with the chain's ``Chain/maxDecodedBytes`` and ``Chain/maxExpansionRatio``.
+        case contentDecoding
     }
 
     /// One named chain: serializers tried as a compound, behind validation stages.
@@ -130,7 +132,14 @@ public struct ChainConfiguration: Sendable, Hashable {
         public var sniffing: SniffingPolicy
         /// `limits.maxBodyBytes`: the body size limit (default 64 MiB).
         public var maxBodyBytes: Int
-        /// `preprocessors`: `xssiPrefix`, `byteOrderMark`, run in the order given.
+        /// `limits.maxDecodedBytes`: the largest body the `contentDecoding` preprocessor may decode (default 64 MiB;
+        /// see ``ContentDecoding/maxDecodedBytes``).
+        public var maxDecodedBytes: Int
+        /// `limits.maxExpansionRatio`: how many times larger than the encoded body the `contentDecoding`
+        /// preprocessor may decode it (default: no ratio limit; see ``ContentDecoding/maxExpansionRatio``).
+        public var maxExpansionRatio: Int?
+        /// `preprocessors`: `contentDecoding`, `xssiPrefix`, `byteOrderMark`, run in the order given, after the body
+        /// size limit.
         public var preprocessors: [Preprocessor]
         /// `errorBody`: how error bodies are decoded.
         public var errorBody: ErrorBodyDecoding
@@ -147,6 +156,8 @@ public struct ChainConfiguration: Sendable, Hashable {
             defaultCharset: String? = nil,
             sniffing: SniffingPolicy = .trustHeader,
             maxBodyBytes: Int = BodySizeLimit.default.maxBytes,
+            maxDecodedBytes: Int = ContentDecoding.defaultMaxDecodedBytes,
+            maxExpansionRatio: Int? = nil,
             preprocessors: [Preprocessor] = [],
             errorBody: ErrorBodyDecoding = .sameSerializers
         ) {
@@ -160,6 +171,8 @@ public struct ChainConfiguration: Sendable, Hashable {
             self.defaultCharset = defaultCharset
             self.sniffing = sniffing
             self.maxBodyBytes = maxBodyBytes
+            self.maxDecodedBytes = maxDecodedBytes
+            self.maxExpansionRatio = maxExpansionRatio
             self.preprocessors = preprocessors
             self.errorBody = errorBody
         }

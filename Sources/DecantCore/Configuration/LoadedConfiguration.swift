@@ -208,6 +208,10 @@ extension ConfiguredChain {
             switch preprocessor {
             case .xssiPrefix: preprocessors.append(XSSIPrefixRemoval())
             case .byteOrderMark: preprocessors.append(ByteOrderMarkRemoval())
+            case .contentDecoding:
+                preprocessors.append(
+                    ContentDecoding(
+                        maxDecodedBytes: settings.maxDecodedBytes, maxExpansionRatio: settings.maxExpansionRatio))
             }
         }
         if let label = settings.defaultCharset { preprocessors.append(DefaultCharset(label: label)) }

@@ -59,11 +59,16 @@ extension Response {
     ///      body, whatever the header fields say; any bytes after the head are ignored.
     ///   2. When `Transfer-Encoding` is present and its final coding is `chunked` (case-insensitive), the chunked
     ///      coding is decoded (§7.1): hexadecimal chunk sizes, chunk extensions (ignored), the last chunk `0`, then
-    ///      trailer fields, which go into ``trailers``. Other codings (such as `gzip`) are not decoded. When the
-    ///      final coding is not `chunked`, the body is the rest of the data (§6.3, point 4).
+    ///      trailer fields, which go into ``trailers``. Other transfer codings (such as `gzip`) are not decoded. When
+    ///      the final coding is not `chunked`, the body is the rest of the data (§6.3, point 4).
     ///   3. Otherwise a `Content-Length` (RFC 9110 §8.6) gives the body length. Bytes after that many are ignored:
     ///      they belong to no message (on a connection they would be the next response).
     ///   4. Otherwise the body is the rest of the data (§6.3, point 8: read until the connection closes).
+    ///
+    /// A `Content-Encoding` (RFC 9110 §8.4) is not decoded: the body is kept as sent. Add ``ContentDecoding`` to
+    /// the chain's preprocessors to decode `gzip` and `deflate` bodies, and save such responses encoded with
+    /// `curl -si --raw --compressed URL` (without `--raw`, curl decodes the body but keeps the `Content-Encoding`
+    /// field).
     ///
     /// Every failure is a ``SerializationError`` whose ``SerializationError/offset`` is the byte offset in `raw`
     /// (counted from its first byte, whatever its `startIndex`) where the problem is, and whose message says how to

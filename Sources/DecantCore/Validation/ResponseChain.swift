@@ -1,8 +1,8 @@
 /// A serializer with its validation stages in front: the unit users run responses through.
 ///
 /// The stages run in a fixed, documented order, which is also the precedence between their errors:
-/// 1. ``preprocessors`` in order (the body size limit first by default, then XSSI prefix removal, BOM removal or
-///    your own stages). Their errors win over everything.
+/// 1. ``preprocessors`` in order (the body size limit first by default, then, when added, content decoding, XSSI
+///    prefix removal, BOM removal or your own stages). Their errors win over everything.
 /// 2. ``statusValidation``: an unacceptable status throws ``SerializationError/Code/unacceptableStatusCode`` even
 ///    when the body would parse, with the body kept and, where possible, decoded into
 ///    ``SerializationError/errorValue``.
@@ -21,7 +21,8 @@
 public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer {
     /// The serializer at the end of the chain.
     public var serializer: Serializer
-    /// Stages that run first, in order. Defaults to ``BodySizeLimit/default``.
+    /// Stages that run first, in order. Defaults to ``BodySizeLimit/default``; add ``ContentDecoding`` for bodies
+    /// that arrive still `gzip` or `deflate` encoded.
     public var preprocessors: [any ResponseStage]
     /// Which statuses are acceptable and how error bodies are decoded.
     public var statusValidation: StatusCodeValidation

@@ -3,8 +3,6 @@ import DecantTestSupport
 import Foundation
 import Testing
 
-@testable import DecantImage
-
 /// Inflate (RFC 1950/1951/1952) against data compressed by Python's `zlib`.
 ///
 /// The fixtures in `Support/InflateFixtures.swift` were generated with:
@@ -129,23 +127,5 @@ import Testing
             }
             _ = try? Inflate.zlib(bytes, maxOutput: 1 << 20)
         }
-    }
-}
-
-/// Writes DEFLATE bit streams (RFC 1951 §3.1.1): values LSB first, Huffman codes MSB first.
-struct BitWriter {
-    var bytes: [UInt8] = []
-    var bitCount = 0
-
-    mutating func write(_ value: Int, bits: Int) {
-        for bit in 0..<bits {
-            if bitCount % 8 == 0 { bytes.append(0) }
-            if value >> bit & 1 == 1 { bytes[bytes.count - 1] |= 1 << UInt8(bitCount % 8) }
-            bitCount += 1
-        }
-    }
-
-    mutating func writeCode(_ code: Int, length: Int) {
-        for bit in (0..<length).reversed() { write(code >> bit & 1, bits: 1) }
     }
 }

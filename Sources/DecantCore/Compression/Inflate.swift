@@ -1,5 +1,3 @@
-public import DecantCore
-
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
 #else
@@ -20,6 +18,9 @@ public import DecantCore
 /// Errors are `SerializationError`s: `invalidBody` for a malformed stream or a wrong checksum, `truncatedBody` for a
 /// stream that ends early, `limitExceeded` when the output would exceed `maxOutput`, `unsupportedFeature` for a
 /// zlib preset dictionary (RFC 1950 §2.2, `FDICT`).
+///
+/// The PNG decoder of `DecantImage` inflates image data with it, and ``ContentDecoding`` decodes `gzip` and
+/// `deflate` response bodies (RFC 9110 §8.4.1) with it.
 public enum Inflate {
     /// The default output limit: 256 MiB.
     public static let defaultMaxOutput = 256 << 20
@@ -113,8 +114,12 @@ public enum Inflate {
     }
 
     /// Decodes one zlib stream into `output`; returns the offset after its Adler-32 checksum.
-    static func zlib(_ input: UnsafeRawBufferPointer, into output: inout OutputBuffer) throws(SerializationError) -> Int
-    {
+    ///
+    /// `package` for the PNG decoder, which inflates straight into a buffer of the exact decompressed size; the whole
+    /// decoding loop stays in this module, so the one call per image is the only cross-module call.
+    package static func zlib(
+        _ input: UnsafeRawBufferPointer, into output: inout OutputBuffer
+    ) throws(SerializationError) -> Int {
         guard input.count >= 2 else { throw truncated(at: input.count, "its two-byte header") }
         let cmf = input[0]
         let flg = input[1]
@@ -214,11 +219,16 @@ public enum Inflate {
 // MARK: - Output
 
 /// The output of the decoder: a manually managed buffer with eight bytes of slack for word-sized copies.
-struct OutputBuffer {
-    var base: UnsafeMutablePointer<UInt8>
+///
+/// `package` (with ``init(exactly:)``, ``base``, ``count`` and ``deallocate()``) for the PNG decoder, which reads its
+/// rows in place; nothing outside this package sees it.
+package struct OutputBuffer {
+    /// The first byte; valid until ``deallocate()``.
+    package internal(set) var base: UnsafeMutablePointer<UInt8>
     /// Bytes allocated, excluding the slack.
     var capacity: Int
-    var count = 0
+    /// Bytes written so far.
+    package internal(set) var count = 0
     let limit: Int
     let growable: Bool
 
@@ -233,14 +243,15 @@ struct OutputBuffer {
     }
 
     /// A buffer of exactly `size` bytes, for callers that know the decompressed size (PNG).
-    init(exactly size: Int) {
+    package init(exactly size: Int) {
         limit = size
         growable = false
         capacity = size
         base = .allocate(capacity: size + OutputBuffer.slack)
     }
 
-    func deallocate() { base.deallocate() }
+    /// Frees the bytes; the buffer must not be used afterwards.
+    package func deallocate() { base.deallocate() }
 
     func makeArray() -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
