@@ -105,13 +105,7 @@ import Testing
         var passed = 0
         for file in files {
             let data = try Data(contentsOf: Corpora.url("images/image-gif/" + file)!)
-            let outcome: String
-            do {
-                let image = try ImageDecoder.decode(data, options: ImageDecodingOptions())
-                outcome = "decoded \(image.width)×\(image.height), \(image.frameCount) frames"
-            } catch {
-                outcome = "[\(error.code)] \(error.message)"
-            }
+            let outcome = decodeOutcome(data)
             print("image-gif: \(file): \(outcome)")
             passed += 1
         }

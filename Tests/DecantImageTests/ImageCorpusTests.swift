@@ -269,13 +269,7 @@ import Testing
         let files = Corpora.files(under: "\(Self.imageRS)/regression", extensions: ["png", "gif", "bmp", "ico", "cur"])
         for file in files {
             let data = try Data(contentsOf: file)
-            let outcome: String
-            do {
-                let image = try ImageDecoder.decode(data, options: ImageDecodingOptions())
-                outcome = "decoded \(image.width)×\(image.height), \(image.frameCount) frames"
-            } catch {
-                outcome = "[\(error.code)] \(error.message)"
-            }
+            let outcome = decodeOutcome(data)
             print("image-rs regression: \(Corpora.relativePath(of: file)): \(outcome)")
         }
         print("image-rs regression: \(files.count) passed (no crash), 0 failed")
