@@ -106,13 +106,15 @@ enum UTF8Decoder {
             // shift ignores the bits above (`&>>` masks its amount).
             var state = State.accept
             var index = start
+            // The error state is absorbing: stop there, or every call on input with many errors would scan to the
+            // end and decoding would be quadratic.
             while index < count && (index < start + 3 || state & 63 != State.accept) {
                 let byte = base[index]
                 if byte >= 0x80 { isASCII = false }
                 state = rows[Int(byte)] &>> state
                 index += 1
+                if state & 63 == State.error { return (start, false) }
             }
-            if state & 63 == State.error { return (start, false) }
             if index == count { return state & 63 == State.accept ? (count, isASCII) : (start, false) }
             /// A scalar boundary at or before `position` (past `start + 3`, in checked bytes): the last byte there
             /// that is not a continuation byte, at most three back.
@@ -166,8 +168,9 @@ enum UTF8Decoder {
                 if byte >= 0x80 { isASCII = false }
                 state = rows[Int(byte)] &>> state
                 index += 1
+                if state & 63 == State.error { break }
             }
-            return state & 63 == State.accept ? (count, isASCII) : (tail, false)
+            return index == count && state & 63 == State.accept ? (count, isASCII) : (tail, false)
         }
     }
 
