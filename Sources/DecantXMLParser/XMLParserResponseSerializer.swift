@@ -34,6 +34,10 @@ public struct XMLParserResponseSerializer: ResponseSerializer {
     /// `xmlParser`.
     public var serializerID: SerializerID { "xmlParser" }
 
+    /// `true` unless ``parsesEagerly``: the returned parser has not read the body yet, so a registry never falls back
+    /// to this serializer after another one (such as `xmlDocument`) rejected the body.
+    public var defersParsing: Bool { !parsesEagerly }
+
     /// A parser over the body, with the response's media type (for its `charset`).
     ///
     /// - Throws: With ``parsesEagerly``, the parse error, carrying the response, its media type and this

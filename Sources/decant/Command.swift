@@ -34,13 +34,36 @@ enum Output {
         FileHandleWriter.standardError.write(text + "\n")
     }
 
-    /// Reads a file, or standard input for `-`.
-    static func read(_ path: String) throws -> Data {
-        if path == "-" { return FileHandleWriter.readStandardInput() }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandLineArguments.UsageError(description: "cannot read \(path): no such file or not readable")
+    /// Reads at most `limit` bytes of a file, or of standard input for `-`, without reading further.
+    ///
+    /// - Returns: The bytes, and whether there was more (the input is larger than `limit`): one byte past the limit
+    ///   is read to know, nothing beyond it.
+    static func read(_ path: String, atMost limit: Int) throws -> (data: Data, isComplete: Bool) {
+        let descriptor: Int32
+        if path == "-" {
+            descriptor = 0
+        } else {
+            descriptor = systemOpen(path, O_RDONLY)
+            guard descriptor >= 0 else {
+                throw CommandLineArguments.UsageError(description: "cannot read \(path): no such file or not readable")
+            }
         }
-        return data
+        defer { if descriptor != 0 { _ = systemClose(descriptor) } }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while data.count <= limit {
+            let wanted = min(buffer.count, limit + 1 - data.count)
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, wanted) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CommandLineArguments.UsageError(
+                    description: "cannot read \(path == "-" ? "standard input" : path): error \(errno)")
+            }
+            if count == 0 { return (data, true) }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        data.removeLast(data.count - limit)
+        return (data, false)
     }
 
     /// A JSON string literal for `text` (RFC 8259 escaping).
@@ -84,22 +107,16 @@ enum FileHandleWriter {
         }
     }
 
-    static func readStandardInput() -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = systemRead(0, &buffer, buffer.count)
-            if count <= 0 { break }
-            data.append(contentsOf: buffer[0..<count])
-        }
-        return data
-    }
 }
 
 #if canImport(Glibc)
     private let systemWrite = Glibc.write
     private let systemRead = Glibc.read
+    private func systemOpen(_ path: String, _ flags: Int32) -> Int32 { Glibc.open(path, flags) }
+    private let systemClose = Glibc.close
 #elseif canImport(Darwin)
     private let systemWrite = Darwin.write
     private let systemRead = Darwin.read
+    private func systemOpen(_ path: String, _ flags: Int32) -> Int32 { Darwin.open(path, flags) }
+    private let systemClose = Darwin.close
 #endif

@@ -285,6 +285,114 @@ import Testing
         #expect(problem?.problems.first?.keyPath == "chains[0].limits.maxExpansionRatio")
     }
 
+    // MARK: - Header CRC, trailing bytes
+
+    /// A gzip member with FHCRC set, built with Python: the header `1F 8B 08 02 00 00 00 00 00 03`, then
+    /// `zlib.crc32(header) & 0xFFFF` little-endian, raw DEFLATE of `b"hello, header crc\n"`, CRC-32 and ISIZE.
+    /// `gzip.decompress` accepts it.
+    static let headerCRC: [UInt8] = [
+        0x1F, 0x8B, 0x08, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xA7, 0x77, 0xCB, 0x48, 0xCD, 0xC9,
+        0xC9, 0xD7, 0x51, 0xC8, 0x48, 0x4D, 0x4C, 0x49, 0x2D, 0x52, 0x48, 0x2E, 0x4A, 0xE6, 0x02, 0x00,
+        0x38, 0xE4, 0xF8, 0x2E, 0x12, 0x00, 0x00, 0x00,
+    ]
+
+    @Test func theHeaderCRCIsChecked() throws {
+        let decoded = try ContentDecoding().process(Self.response(Self.headerCRC, encoding: "gzip"))
+        #expect(decoded.body == Data("hello, header crc\n".utf8))
+        var corrupt = Self.headerCRC
+        corrupt[10] ^= 0x01
+        let error = #expect(throws: SerializationError.self) {
+            try ContentDecoding().process(Self.response(corrupt, encoding: "gzip"))
+        }
+        #expect(error?.code == .invalidBody)
+        #expect(error?.offset == 10)
+        #expect(error?.message.contains("FHCRC") == true)
+    }
+
+    /// As Python's `gzip.decompress`: zero bytes after the last member are padding, anything else is an error.
+    @Test(arguments: [
+        ([UInt8](), true), ([0, 0, 0], true), ([0x78, 0x79, 0x7A], false), ([0x1F], false),
+        ([0, 0, 0x78], false),
+    ])
+    func trailingBytesAfterTheLastMember(_ trailer: [UInt8], accepted: Bool) throws {
+        let response = Self.response(Self.gzip + trailer, encoding: "gzip")
+        if accepted {
+            #expect(try ContentDecoding().process(response).body == Self.plain)
+            #expect(try Inflate.gzip(Self.gzip + trailer) == Array(Self.plain))
+        } else {
+            let error = #expect(throws: SerializationError.self) { try ContentDecoding().process(response) }
+            #expect(error?.code == .invalidBody)
+            #expect(error?.message.contains("zero padding") == true)
+            #expect(throws: SerializationError.self) { try Inflate.gzip(Self.gzip + trailer) }
+        }
+    }
+
+    // MARK: - Automatic decoding (every chain's default)
+
+    @Test func chainsDecodeSignedBodiesByDefault() throws {
+        let chain = ResponseChain(TaggingSerializer("json", "application/json"))
+        let text = "json:" + String(decoding: Self.plain, as: UTF8.self)
+        #expect(try chain.serialize(Self.response(Self.gzip, encoding: "gzip")) == text)
+        #expect(try chain.serialize(Self.response(Self.zlib, encoding: "deflate")) == text)
+        #expect(try chain.serialize(Self.response(Self.deflateThenGzip, encoding: "deflate, gzip")) == text)
+        // Already decoded by the client, which kept the field (URLSession, curl --compressed): unchanged.
+        #expect(try chain.serialize(Self.response(Array(Self.plain), encoding: "gzip")) == text)
+        // A coding the stage does not know passes through.
+        let brotli = Self.response(Array(Self.plain), encoding: "br")
+        #expect(try ContentDecoding.automatic.process(brotli) == brotli)
+        // Raw DEFLATE has no signature: only `ContentDecoding()` decodes it.
+        let raw = Self.response(Self.rawDeflate, encoding: "deflate")
+        #expect(try ContentDecoding.automatic.process(raw) == raw)
+        #expect(try ContentDecoding().process(raw).body == Self.plain)
+    }
+
+    @Test func theRegistryDecodesSignedBodiesByDefault() throws {
+        let registry = SerializerRegistry(modules: [
+            SerializerModule(name: "Texts", factories: [TaggingFactory("texts", "application/json")])
+        ])
+        let text = "texts:" + String(decoding: Self.plain, as: UTF8.self)
+        let response = Self.response(Self.gzip, encoding: "gzip")
+        #expect(try registry.serialize(response).value as? String == text)
+        #expect(try registry.serialize(response, as: String.self) == text)
+        // Corrupt data with the signature is an error naming the coding, with the response as sent.
+        var corrupt = Self.gzip
+        corrupt[20] ^= 0xFF
+        let sent = Self.response(corrupt, encoding: "gzip")
+        let error = #expect(throws: SerializationError.self) { try registry.serialize(sent, as: String.self) }
+        #expect(error?.code == .invalidBody)
+        #expect(error?.message.contains("Content-Encoding 'gzip'") == true)
+        #expect(error?.response == sent)
+    }
+
+    /// A body that still looks encoded makes the serializer's error say so.
+    @Test func errorsOnBodiesThatLookEncodedSaySo() throws {
+        let registry = SerializerRegistry(modules: [
+            SerializerModule(name: "Integers", factories: [IntegerFactory()])
+        ])
+        let unlabelled = Self.response(Self.gzip, encoding: nil)
+        let gzipError = #expect(throws: SerializationError.self) { try registry.serialize(unlabelled, as: Int.self) }
+        #expect(gzipError?.code == .invalidBody)
+        #expect(gzipError?.message.contains("starts with gzip's signature (1F 8B)") == true)
+        let brotli = Self.response([0x8B, 0x03, 0x80], encoding: "br")
+        let brotliError = #expect(throws: SerializationError.self) { try registry.serialize(brotli) }
+        #expect(brotliError?.message.contains("Content-Encoding 'br', which Decant does not decode") == true)
+        let raw = Self.response(Self.rawDeflate, encoding: "deflate")
+        let rawError = #expect(throws: SerializationError.self) { try registry.serialize(raw) }
+        #expect(rawError?.message.contains("raw DEFLATE") == true)
+        // A body that is just wrong gets no such sentence.
+        let plain = Self.response(Array("12x".utf8), encoding: nil)
+        let plainError = #expect(throws: SerializationError.self) { try registry.serialize(plain) }
+        #expect(plainError?.message.contains("Content-Encoding") == false)
+    }
+
+    /// ``IntegerSerializer`` for `application/json`, as a factory.
+    struct IntegerFactory: SerializerFactory {
+        var id: SerializerID { "integer" }
+        var summary: String { "Decimal digits (tests)." }
+        var mediaRanges: [MediaRange] { [MediaRange("application/json")!] }
+        func makeSerializer(options: Void) -> IntegerSerializer { IntegerSerializer(ranges: mediaRanges) }
+    }
+
     // MARK: - The system gzip
 
     /// The system `gzip` binary, when one is on the `PATH`.

@@ -152,6 +152,86 @@ import Testing
         #expect(result.stdout.contains("chosen: string"))
     }
 
+    @Test func decodeExplainNamesTheProducerAndTheFailures() throws {
+        let result = try Self.run(["decode", "--explain", "--content-type", "text/csv", "-"], stdin: Data("a,b".utf8))
+        #expect(result.stdout.contains("  chosen: string\n  produced by: string\n"))
+        let failed = try Self.run(
+            ["decode", "--explain", "--content-type", "application/xml", "-"], stdin: Data("<a x='1' x='2'/>".utf8))
+        #expect(failed.status == 1)
+        #expect(failed.stdout.contains("  failed: xmlDocument (invalidBody)\n  produced by: none"))
+    }
+
+    /// Regression: a malformed XML body exited 0, because the registry fell back from `xmlDocument` to the lazy
+    /// `xmlParser`, which had not parsed anything yet.
+    @Test(arguments: ["<a x='1' x='2'/>", "<feed><entry>", "<!DOCTYPE a [<!ENTITY a 'x'>]><a>&b;</a>"])
+    func malformedXMLExitsOneWithTheDocumentError(_ body: String) throws {
+        let text = try Self.run(["decode", "--content-type", "application/atom+xml", "-"], stdin: Data(body.utf8))
+        #expect(text.status == 1)
+        #expect(text.stderr.contains("[invalidBody] XML is not well-formed"))
+        let json = try Self.run(["decode", "--json", "--content-type", "application/xml", "-"], stdin: Data(body.utf8))
+        #expect(json.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let error = try #require(object["error"] as? [String: Any])
+        #expect(error["serializer"] as? String == "xmlDocument")
+        #expect(error["code"] as? String == "invalidBody")
+    }
+
+    /// A gzip body whose `Content-Encoding` says so is decoded by default (`python3 -c 'import gzip;
+    /// print(gzip.compress(b"[1, 2]", mtime=0).hex())'`).
+    @Test func decodeDecodesAGzipBodyByDefault() throws {
+        let gzip = Data(
+            [
+                0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0x8B, 0x36, 0xD4, 0x51, 0x30, 0x8A,
+                0x05, 0x00, 0xFF, 0xE7, 0xC9, 0x61, 0x06, 0x00, 0x00, 0x00,
+            ])
+        let raw =
+            Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n\r\n".utf8) + gzip
+        let result = try Self.run(["decode", "--json", "-"], stdin: raw)
+        #expect(result.status == 0, "\(result.stdout)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["value"] as? [Int] == [1, 2])
+        // Without the field, the error says the body looks compressed.
+        let unlabelled = Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n".utf8) + gzip
+        let failed = try Self.run(["decode", "-"], stdin: unlabelled)
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("gzip's signature (1F 8B)"))
+    }
+
+    /// Regression: `decode` and `sniff` read their input whole, so an endless input grew until the process died.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/zero")), .timeLimit(.minutes(1)))
+    func endlessInputsAreReadOnlyAsFarAsNeeded() throws {
+        let sniff = try Self.run(["sniff", "/dev/zero"])
+        #expect(sniff.status == 0)
+        #expect(sniff.stdout == "unknown\n")
+        let decode = try Self.run(["decode", "--content-type", "text/plain", "/dev/zero"])
+        #expect(decode.status == 1)
+        #expect(decode.stderr.contains("[bodyTooLarge] The file /dev/zero holds more than 67108864 bytes"))
+        #expect(decode.stderr.contains("stopped reading"))
+    }
+
+    @Test func decodeReadsAtMostTheConfiguredBodyLimit() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("decant-limit-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("chain.json")
+        try Data(
+            #"{"version": 1, "chains": [{"name": "small", "serializers": ["string"], "limits": {"maxBodyBytes": 100}}]}"#
+                .utf8
+        ).write(to: config)
+        let body = directory.appendingPathComponent("body.txt")
+        try Data(repeating: UInt8(ascii: "a"), count: 101).write(to: body)
+        let result = try Self.run([
+            "decode", "--json", "--config", config.path, "--content-type", "text/plain", body.path,
+        ])
+        #expect(result.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let error = try #require(object["error"] as? [String: Any])
+        #expect(error["code"] as? String == "bodyTooLarge")
+        try Data(repeating: UInt8(ascii: "a"), count: 100).write(to: body)
+        let fits = try Self.run(["decode", "--config", config.path, "--content-type", "text/plain", body.path])
+        #expect(fits.status == 0, "\(fits.stderr)")
+    }
+
     @Test func conformanceRunsTheFixtureTreeAndEndsWithTheCounts() throws {
         let fixtures = Self.packageRoot.appendingPathComponent("Fixtures").path
         let result = try Self.run(["conformance", fixtures])

@@ -106,11 +106,29 @@ public enum Inflate {
     static func gzip(_ input: UnsafeRawBufferPointer, maxOutput: Int) throws(SerializationError) -> [UInt8] {
         var output = try OutputBuffer(growableUpTo: maxOutput, hint: input.count * 4)
         defer { output.deallocate() }
+        try gzipMembers(input, into: &output)
+        return output.makeArray()
+    }
+
+    /// Decodes every member of a gzip file (RFC 1952 §2.2) into `output`.
+    ///
+    /// Zero bytes after the last member are padding and ignored (as Python's `gzip` module and GNU gzip do); any
+    /// other trailing byte is an error, since it is neither a member nor padding.
+    static func gzipMembers(
+        _ input: UnsafeRawBufferPointer, into output: inout OutputBuffer
+    ) throws(SerializationError) {
         var position = 0
         repeat {
             position = try gzipMember(input, at: position, into: &output)
         } while position + 1 < input.count && input[position] == 0x1F && input[position + 1] == 0x8B
-        return output.makeArray()
+        var padding = position
+        while padding < input.count && input[padding] == 0 { padding += 1 }
+        guard padding == input.count else {
+            throw invalid(
+                at: padding,
+                "\(input.count - position) bytes that are neither another gzip member nor zero padding follow the "
+                    + "last member, which ends at byte \(position) (RFC 1952 §2.2)")
+        }
     }
 
     /// Decodes one zlib stream into `output`; returns the offset after its Adler-32 checksum.
@@ -175,7 +193,17 @@ public enum Inflate {
             while position < input.count && input[position] != 0 { position += 1 }
             position += 1
         }
-        if flags & 0x02 != 0 { position += 2 }
+        if flags & 0x02 != 0 {
+            // FHCRC: the two low bytes of the CRC-32 of the header up to here (RFC 1952 §2.3.1).
+            guard position + 2 <= input.count else { throw truncated(at: input.count, "the gzip header") }
+            let stored = UInt32(input[position]) | UInt32(input[position + 1]) << 8
+            let header = UnsafeRawBufferPointer(rebasing: input[start..<position])
+            guard Checksum.crc32(header) & 0xFFFF == stored else {
+                throw invalid(
+                    at: position, "the gzip header CRC (FHCRC) is wrong (RFC 1952 §2.3.1): the header is corrupt")
+            }
+            position += 2
+        }
         guard position <= input.count else { throw truncated(at: input.count, "the gzip header") }
         let outputStart = output.count
         let end = try inflate(input, from: position, into: &output)

@@ -204,6 +204,14 @@ extension ConfiguredChain {
             serializers, sniffing: settings.sniffing, triesNonMatchingSerializers: settings.triesNonMatching,
             ordering: settings.order, id: SerializerID(rawValue: "chain") ?? "compound")
         var preprocessors: [any ResponseStage] = [BodySizeLimit(maxBytes: settings.maxBodyBytes)]
+        // As in code (`ResponseChain.defaultPreprocessors`): bodies that still carry their coding's signature are
+        // decoded, unless the chain lists `contentDecoding`, which always decodes.
+        if !settings.preprocessors.contains(.contentDecoding) {
+            preprocessors.append(
+                ContentDecoding(
+                    maxDecodedBytes: settings.maxDecodedBytes, maxExpansionRatio: settings.maxExpansionRatio,
+                    trigger: .whenSignatureMatches))
+        }
         for preprocessor in settings.preprocessors {
             switch preprocessor {
             case .xssiPrefix: preprocessors.append(XSSIPrefixRemoval())

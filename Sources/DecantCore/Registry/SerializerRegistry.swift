@@ -251,20 +251,60 @@ public struct SerializerRegistry: Sendable {
                 value = try serializer.serialize(response)
             } catch {
                 return try serialize(
-                    response, resolution: resolution, sniffing: sniffing, afterFailureOf: serializer, error: error)
+                    response, resolution: resolution, sniffing: sniffing, afterFailureOf: serializer, error: error,
+                    producing: nil as Never.Type?)
             }
             return SerializedValue(
                 value: value, serializerID: serializer.serializerID, mediaType: resolution.mediaType,
                 resolution: resolution)
         }
+        return try serializeThroughChain(
+            response, resolution: resolution, producing: nil as Never.Type?, sniffing: sniffing,
+            statusCodes: statusCodes,
+            emptyBodyPolicy: emptyBodyPolicy)
+    }
+
+    /// The candidates' default serializers, best first; for a typed request (`type` set) only those that can produce
+    /// a `T`, those whose output type is unknown checked when they produce a value.
+    func candidateSerializers<T>(
+        _ resolution: Resolution, producing type: T.Type?
+    ) -> [AnyResponseSerializer<any Sendable>] {
+        resolution.candidates.compactMap { candidate -> AnyResponseSerializer<any Sendable>? in
+            guard let serializer = entry(for: candidate.id)?.defaultSerializer else { return nil }
+            guard let type else { return serializer }
+            switch serializer.produces(type) {
+            case true?: return serializer
+            case false?: return nil
+            case nil: return serializer.checkingOutput(is: type)
+            }
+        }
+    }
+
+    /// Runs `response` through a chain (body size, status, empty body, content decoding) around a compound of the
+    /// candidates, for everything the fast paths do not handle.
+    func serializeThroughChain<T>(
+        _ response: Response, resolution: Resolution, producing type: T.Type?, sniffing: SniffingPolicy,
+        statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
+    ) throws(SerializationError) -> SerializedValue {
         let compound: CompoundSerializer<any Sendable>
-        let candidates = resolution.candidates
-        if candidates.isEmpty {
-            compound = compoundSerializer(sniffing: sniffing)
+        if resolution.candidates.isEmpty {
+            var all = entries.compactMap(\.defaultSerializer)
+            if let type {
+                all = all.compactMap { serializer in
+                    switch serializer.produces(type) {
+                    case true?: return serializer
+                    case false?: return nil
+                    case nil: return serializer.checkingOutput(is: type)
+                    }
+                }
+            }
+            compound = CompoundSerializer(all, sniffing: sniffing, id: "registry")
         } else {
-            compound = CompoundSerializer(
-                candidates.compactMap { entry(for: $0.id)?.defaultSerializer }, sniffing: sniffing,
-                id: "registry")
+            let serializers = candidateSerializers(resolution, producing: type)
+            if let type, serializers.isEmpty {
+                throw noSerializerProducing(type, resolution: resolution, response: response)
+            }
+            compound = CompoundSerializer(serializers, sniffing: sniffing, id: "registry")
         }
         // Error bodies are decoded by the compound itself, so `errorValue` is the format's value.
         var chain = ResponseChain(
@@ -276,46 +316,76 @@ public struct SerializerRegistry: Sendable {
         let result = try chain.run(response)
         return SerializedValue(
             value: result.value, serializerID: result.serializerID, mediaType: resolution.mediaType,
-            resolution: resolution)
+            resolution: resolution, attempts: result.attempts)
     }
 
-    /// The chosen serializer when the common case holds: the media type came from the header, every stage of the
-    /// chain would pass (body size, status, empty body) and the compound would try the chosen serializer first. Then
+    /// The error for a typed request that no candidate can produce: names what each candidate produces and, for a
+    /// `Decodable` type, points at ``decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)``.
+    func noSerializerProducing<T>(
+        _ type: T.Type, resolution: Resolution, response: Response
+    ) -> SerializationError {
+        let produced = resolution.candidates.compactMap { candidate -> String? in
+            guard let serializer = entry(for: candidate.id)?.defaultSerializer else { return nil }
+            return "'\(candidate.id)' (\(serializer.outputTypeName))"
+        }
+        var message =
+            "None of the serializers for \(resolution.mediaType?.essence ?? "this response") produces \(T.self): "
+            + "the candidates are \(produced.joined(separator: ", ")). "
+        if T.self is any Decodable.Type {
+            message +=
+                "To decode a Decodable type from the body, call `registry.decode(\(T.self).self, from: response)`; "
+                + "to get the format's own value, ask for its output type."
+        } else {
+            message += "Ask for one of those output types, or install a serializer that produces \(T.self)."
+        }
+        return SerializationError(
+            code: .unexpectedOutputType, message: message, mediaType: resolution.mediaType,
+            serializerID: resolution.chosen?.id, response: response)
+    }
+
+    /// The chosen serializer when the common case holds: the media type came from the header, the default stages
+    /// would pass the response unchanged (``ResponseChain/defaultStagesPassUnchanged(_:statusCodes:emptyBodyPolicy:)``)
+    /// and the compound would try the chosen serializer first. Then
     /// calling it directly does exactly what the chain would do; anything else goes through the chain.
     private func fastPathSerializer(
         for response: Response, resolution: Resolution, statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
     ) -> AnyResponseSerializer<any Sendable>? {
         guard case .header = resolution.source, serializerRangesMatchFactories,
             let chosen = resolution.chosenEntryIndex, let serializer = entries[chosen].defaultSerializer,
-            response.body.count <= BodySizeLimit.default.maxBytes, statusCodes.contains(response.status),
-            emptyBodyPolicy.emptinessReason(for: response) == nil
+            ResponseChain<DataResponseSerializer>.defaultStagesPassUnchanged(
+                response, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
         else { return nil }
         return serializer
     }
 
-    /// What the chain does after the chosen serializer failed with `error` in the common case: the next candidates,
-    /// every error kept, under the `registry` id.
+    /// What the chain does after the chosen serializer failed with `error` in the common case: the next candidates
+    /// (for a typed request, those that can produce `type`), every error kept, under the `registry` id.
     @usableFromInline
-    func serialize(
+    func serialize<T>(
         _ response: Response, resolution: Resolution, sniffing: SniffingPolicy,
-        afterFailureOf serializer: AnyResponseSerializer<any Sendable>, error: any Error
+        afterFailureOf serializer: AnyResponseSerializer<any Sendable>, error: any Error, producing type: T.Type?
     ) throws(SerializationError) -> SerializedValue {
         let first = SerializationError(
             wrapping: error, serializerID: serializer.serializerID, mediaType: response.contentType,
             response: response)
+        // The chosen serializer first (it is the first candidate), so that the compound skips exactly it.
         let compound = CompoundSerializer(
-            resolution.candidates.compactMap { entry(for: $0.id)?.defaultSerializer }, sniffing: sniffing,
-            id: "registry")
+            [serializer]
+                + candidateSerializers(resolution, producing: type).filter {
+                    $0.serializerID != serializer.serializerID
+                },
+            sniffing: sniffing, id: "registry")
         do {
             let result = try compound.serializeReportingChoice(response, afterFirstAttemptFailed: first)
             return SerializedValue(
                 value: result.value, serializerID: result.serializerID, mediaType: resolution.mediaType,
-                resolution: resolution)
+                resolution: resolution, attempts: result.attempts)
         } catch {
             // What the chain adds around its serializer (`ChoiceReportingSerializer`, id `registry`).
             throw SerializationError(
                 wrapping: error, serializerID: compound.serializerID, mediaType: response.contentType,
-                response: response)
+                response: response
+            ).addingEncodingHint(for: response)
         }
     }
 
@@ -329,8 +399,8 @@ public struct SerializerRegistry: Sendable {
             let chosen = Resolution.chosenEntryIndex(
                 in: rangeTable, entries: entries, key: key, mediaType: { response.headers.contentType }),
             let serializer = entries[chosen].defaultSerializer,
-            response.body.count <= BodySizeLimit.default.maxBytes, statusCodes.contains(response.status),
-            emptyBodyPolicy.emptinessReason(for: response) == nil
+            ResponseChain<DataResponseSerializer>.defaultStagesPassUnchanged(
+                response, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
         else { return nil }
         return serializer
     }
@@ -355,7 +425,7 @@ public struct SerializerRegistry: Sendable {
         } catch {
             let result = try serialize(
                 response, resolution: resolve(response, sniffing: sniffing), sniffing: sniffing,
-                afterFailureOf: serializer, error: error)
+                afterFailureOf: serializer, error: error, producing: T.self)
             return try cast(result, to: T.self, response: response)
         }
     }
@@ -366,7 +436,11 @@ public struct SerializerRegistry: Sendable {
     /// When the chosen serializer produces `T` itself, its value is returned as it is, without the `any Sendable`
     /// box of ``SerializedValue``: this is the fastest way through the registry.
     ///
-    /// - Throws: ``SerializationError/Code/unexpectedOutputType`` when the chosen serializer produces another type.
+    /// Only serializers that produce `T` are tried: when the chosen one fails, the next candidates of the same output
+    /// type are, and the error lists every attempt.
+    ///
+    /// - Throws: ``SerializationError/Code/unexpectedOutputType`` when no candidate produces `T` (nothing is run; for
+    ///   `Decodable` types use ``decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)``).
     @inlinable  // specialised for `T` where it is called, so that the shortcut handles `T` without metadata lookups
     public func serialize<T: Sendable>(_ response: Response, as type: T.Type) throws(SerializationError) -> T {
         if let serializer = keyedFastPathSerializerUnderDefaults(for: response),
@@ -374,16 +448,30 @@ public struct SerializerRegistry: Sendable {
         {
             return value
         }
-        let result = try serialize(response)
+        return try serializeThroughChain(
+            response, as: type, sniffing: .trustHeader, statusCodes: .success, emptyBodyPolicy: .default)
+    }
+
+    /// The typed request's way through the chain, for everything the fast path does not handle: only the candidates
+    /// that can produce a `T` are tried.
+    @usableFromInline
+    func serializeThroughChain<T>(
+        _ response: Response, as type: T.Type, sniffing: SniffingPolicy, statusCodes: StatusCodes,
+        emptyBodyPolicy: EmptyBodyPolicy
+    ) throws(SerializationError) -> T {
+        let result = try serializeThroughChain(
+            response, resolution: resolve(response, sniffing: sniffing), producing: type, sniffing: sniffing,
+            statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
         return try cast(result, to: T.self, response: response)
     }
 
     /// Turns `response` into a value of type `T` (see ``serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``).
     ///
     /// When the chosen serializer produces `T` itself, its value is returned as it is, without the `any Sendable`
-    /// box of ``SerializedValue``.
+    /// box of ``SerializedValue``. Only serializers that produce `T` are tried.
     ///
-    /// - Throws: ``SerializationError/Code/unexpectedOutputType`` when the chosen serializer produces another type.
+    /// - Throws: ``SerializationError/Code/unexpectedOutputType`` when no candidate produces `T` (nothing is run; for
+    ///   `Decodable` types use ``decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)``).
     @inlinable  // specialised for `T` where it is called, so that the shortcut handles `T` without metadata lookups
     public func serialize<T: Sendable>(
         _ response: Response, as type: T.Type, sniffing: SniffingPolicy = .trustHeader,
@@ -395,10 +483,9 @@ public struct SerializerRegistry: Sendable {
         {
             return value
         }
-        // Anything else, a chosen serializer of another output type included, goes the untyped way.
-        let result = try serialize(
-            response, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
-        return try cast(result, to: T.self, response: response)
+        // Anything else, a chosen serializer of another output type included, goes through the chain.
+        return try serializeThroughChain(
+            response, as: type, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
     }
 
     @usableFromInline
@@ -460,22 +547,48 @@ extension SerializerRegistry.Entry {
     }
 }
 
-/// A value produced by a registry, with the serializer that produced it.
-public struct SerializedValue: Sendable {
-    /// The value; its type is the chosen serializer's output type.
+/// A value produced by a registry, with the serializer that produced it and the attempts that failed before it.
+public struct SerializedValue: Sendable, CustomStringConvertible {
+    /// The value; its type is the producing serializer's output type.
     public let value: any Sendable
-    /// The serializer that produced it.
+    /// The serializer that produced it (not always the resolution's choice: see ``attempts``).
     public let serializerID: SerializerID
     /// The media type it was resolved by.
     public let mediaType: MediaType?
     /// How the serializer was chosen.
     public let resolution: Resolution
+    /// The errors of the serializers tried before ``serializerID`` succeeded, in order; empty when the chosen
+    /// serializer produced the value.
+    public let attempts: [SerializationError]
 
     /// Creates a value record.
-    public init(value: any Sendable, serializerID: SerializerID, mediaType: MediaType?, resolution: Resolution) {
+    public init(
+        value: any Sendable, serializerID: SerializerID, mediaType: MediaType?, resolution: Resolution,
+        attempts: [SerializationError] = []
+    ) {
         self.value = value
         self.serializerID = serializerID
         self.mediaType = mediaType
         self.resolution = resolution
+        self.attempts = attempts
+    }
+
+    /// The resolution trace followed by what happened: each failed attempt and the serializer that produced the
+    /// value.
+    ///
+    /// ```
+    /// media type: text/csv (from Content-Type)
+    /// ...
+    /// chosen: acme.csv
+    /// failed: acme.csv (invalidBody): ...
+    /// produced by: string
+    /// ```
+    public var description: String {
+        var lines = [resolution.description]
+        for attempt in attempts {
+            lines.append("failed: \(attempt.serializerID?.rawValue ?? "?") (\(attempt.code)): \(attempt.message)")
+        }
+        lines.append("produced by: \(serializerID)")
+        return lines.joined(separator: "\n")
     }
 }

@@ -10,6 +10,8 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
     public var acceptedMediaRanges: [MediaRange] { box.acceptedMediaRanges }
     /// The wrapped serializer's id.
     public var serializerID: SerializerID { box.serializerID }
+    /// Whether the wrapped serializer defers parsing (see ``ResponseSerializer/defersParsing``).
+    public var defersParsing: Bool { box.defersParsing }
 
     /// Wraps `serializer`.
     public init<Wrapped: ResponseSerializer>(_ serializer: Wrapped) where Wrapped.Output == Output {
@@ -19,18 +21,27 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
         }
         box = WrappingBox(
             serializer, id: serializer.serializerID, acceptedMediaRanges: serializer.acceptedMediaRanges,
-            convert: { $0 })
+            defersParsing: serializer.defersParsing, convert: { $0 })
     }
 
     /// Creates a serializer from closures.
+    ///
+    /// - Parameters:
+    ///   - id: The serializer's id.
+    ///   - acceptedMediaRanges: The ranges it accepts.
+    ///   - defersParsing: Whether `serialize` returns without parsing the body (see
+    ///     ``ResponseSerializer/defersParsing``).
+    ///   - emptyValue: The value for empty responses; `nil` makes them an ``SerializationError/Code/emptyBody`` error.
+    ///   - serialize: Turns a response into a value.
     public init(
         id: SerializerID,
         acceptedMediaRanges: [MediaRange] = [.any],
+        defersParsing: Bool = false,
         emptyValue: (@Sendable (Response) throws -> Output)? = nil,
         serialize: @escaping @Sendable (Response) throws -> Output
     ) {
         box = ClosureBox(
-            id: id, acceptedMediaRanges: acceptedMediaRanges,
+            id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing,
             emptyValue: emptyValue
                 ?? { response in throw SerializationError.noEmptyValue(serializerID: id, response: response) },
             serialize: serialize)
@@ -42,7 +53,9 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
         wrapping serializer: Wrapped, id: SerializerID, acceptedMediaRanges: [MediaRange],
         convert: @escaping @Sendable (Wrapped.Output) -> Output
     ) {
-        box = WrappingBox(serializer, id: id, acceptedMediaRanges: acceptedMediaRanges, convert: convert)
+        box = WrappingBox(
+            serializer, id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: serializer.defersParsing,
+            convert: convert)
     }
 
     /// Calls the wrapped serializer.
@@ -53,6 +66,34 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
 
     /// The wrapped serializer's value for `response` as a `T`, without converting it to `Output` (no `any Sendable`
     /// box), when the wrapped serializer produces exactly `T`; `nil`, without serializing, otherwise.
+    /// Whether the wrapped serializer's values are `T`s: `true` or `false` when its output type is known, `nil` for
+    /// closures erased to an existential output, whose values' types are known only once produced.
+    func produces<T>(_ type: T.Type) -> Bool? { box.produces(type) }
+
+    /// The name of the wrapped serializer's own output type, for messages.
+    var outputTypeName: String { box.outputTypeName }
+
+    /// This serializer, failing with ``SerializationError/Code/unexpectedOutputType`` when a value (or empty value)
+    /// it produces is not a `T`: for typed requests over serializers whose output type is known only from their
+    /// values.
+    func checkingOutput<T>(is type: T.Type) -> AnyResponseSerializer<Output> {
+        let serializer = self
+        @Sendable func checked(_ value: Output, _ response: Response) throws -> Output {
+            guard value is T else {
+                throw SerializationError(
+                    code: .unexpectedOutputType,
+                    message: "The serializer '\(serializer.serializerID)' produced a \(Swift.type(of: value)), not "
+                        + "the requested \(T.self).",
+                    mediaType: response.contentType, serializerID: serializer.serializerID, response: response)
+            }
+            return value
+        }
+        return AnyResponseSerializer(
+            id: serializerID, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing,
+            emptyValue: { try checked(try serializer.emptyValue(for: $0), $0) },
+            serialize: { try checked(try serializer.serialize($0), $0) })
+    }
+
     @inlinable
     func serialize<T>(_ response: Response, exactly type: T.Type) throws -> T? {
         // The value is written into a stack slot of the caller's (specialised) type and moved out: no copy.
@@ -68,10 +109,28 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
     class Box: @unchecked Sendable {
         let serializerID: SerializerID
         let acceptedMediaRanges: [MediaRange]
+        let defersParsing: Bool
 
-        init(id: SerializerID, acceptedMediaRanges: [MediaRange]) {
+        init(id: SerializerID, acceptedMediaRanges: [MediaRange], defersParsing: Bool) {
             self.serializerID = id
             self.acceptedMediaRanges = acceptedMediaRanges
+            self.defersParsing = defersParsing
+        }
+
+        /// See ``AnyResponseSerializer/outputTypeName``.
+        var outputTypeName: String { "\(Output.self)" }
+
+        /// See ``AnyResponseSerializer/produces(_:)``.
+        func produces<T>(_ type: T.Type) -> Bool? {
+            Self.output(Output.self, produces: type)
+        }
+
+        /// Whether values of `output` are `T`s; `nil` when `output` is the `any Sendable` existential, which says
+        /// nothing about the values.
+        static func output<Produced, T>(_ output: Produced.Type, produces type: T.Type) -> Bool? {
+            if ObjectIdentifier(output) == ObjectIdentifier(type) { return true }
+            if ObjectIdentifier(output) == ObjectIdentifier((any Sendable).self) { return nil }
+            return output is T.Type
         }
 
         func serialize(_ response: Response) throws -> Output { fatalError("Box is abstract") }
@@ -88,13 +147,13 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
         let emptyBody: @Sendable (Response) throws -> Output
 
         init(
-            id: SerializerID, acceptedMediaRanges: [MediaRange],
+            id: SerializerID, acceptedMediaRanges: [MediaRange], defersParsing: Bool,
             emptyValue: @escaping @Sendable (Response) throws -> Output,
             serialize: @escaping @Sendable (Response) throws -> Output
         ) {
             serializeBody = serialize
             emptyBody = emptyValue
-            super.init(id: id, acceptedMediaRanges: acceptedMediaRanges)
+            super.init(id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing)
         }
 
         override func serialize(_ response: Response) throws -> Output { try serializeBody(response) }
@@ -109,12 +168,23 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
         let wrappedOutput = ObjectIdentifier(Wrapped.Output.self)
 
         init(
-            _ wrapped: Wrapped, id: SerializerID, acceptedMediaRanges: [MediaRange],
+            _ wrapped: Wrapped, id: SerializerID, acceptedMediaRanges: [MediaRange], defersParsing: Bool,
             convert: @escaping @Sendable (Wrapped.Output) -> Output
         ) {
             self.wrapped = wrapped
             self.convert = convert
-            super.init(id: id, acceptedMediaRanges: acceptedMediaRanges)
+            super.init(id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing)
+        }
+
+        override var outputTypeName: String {
+            if let inner = wrapped as? AnyResponseSerializer<Wrapped.Output> { return inner.outputTypeName }
+            return "\(Wrapped.Output.self)"
+        }
+
+        override func produces<T>(_ type: T.Type) -> Bool? {
+            // A wrapped serializer whose own output is erased (a closure serializer of `any Sendable`) says nothing.
+            if let inner = wrapped as? AnyResponseSerializer<Wrapped.Output> { return inner.produces(type) }
+            return Box.output(Wrapped.Output.self, produces: type)
         }
 
         override func serialize(_ response: Response) throws -> Output { convert(try wrapped.serialize(response)) }
@@ -150,6 +220,7 @@ extension ResponseSerializer {
         AnyResponseSerializer<NewOutput>(
             id: serializerID,
             acceptedMediaRanges: acceptedMediaRanges,
+            defersParsing: defersParsing,
             emptyValue: { try transform(try self.emptyValue(for: $0)) },
             serialize: { try transform(try self.serialize($0)) }
         )

@@ -1,14 +1,19 @@
-/// A value together with the id of the serializer that produced it.
+/// A value together with the id of the serializer that produced it, and the attempts that failed before it.
 public struct Chosen<Value: Sendable>: Sendable {
     /// The value.
     public let value: Value
     /// The serializer that produced it.
     public let serializerID: SerializerID
+    /// The errors of the serializers tried before the one that succeeded, in the order tried; empty when the first
+    /// one succeeded. A fallback never hides a failure: these say why the preferred serializers did not produce the
+    /// value.
+    public let attempts: [SerializationError]
 
     /// Creates the record.
-    public init(value: Value, serializerID: SerializerID) {
+    public init(value: Value, serializerID: SerializerID, attempts: [SerializationError] = []) {
         self.value = value
         self.serializerID = serializerID
+        self.attempts = attempts
     }
 }
 
@@ -28,13 +33,11 @@ public struct ChoiceReportingSerializer<Output: Sendable>: ResponseSerializer {
 
     /// The first success of the compound, with its serializer's id.
     public func serialize(_ response: Response) throws -> Chosen<Output> {
-        let result = try compound.serializeReportingChoice(response)
-        return Chosen(value: result.value, serializerID: result.serializerID)
+        try compound.serializeReportingChoice(response)
     }
 
     /// The first empty value of the compound's serializers, with its serializer's id.
     public func emptyValue(for response: Response) throws -> Chosen<Output> {
-        let result = try compound.emptyValueReportingChoice(response)
-        return Chosen(value: result.value, serializerID: result.serializerID)
+        try compound.emptyValueReportingChoice(response)
     }
 }

@@ -7,9 +7,17 @@
 /// 2. when ``sniffing`` finds a different type in the body, serializers matching that sniffed type;
 /// 3. when ``triesNonMatchingSerializers`` is set, every other serializer, in the order given.
 ///
-/// Unlike AFNetworking's compound serializer, no loser's error is thrown away: the thrown
-/// ``SerializationError/Code/allSerializersFailed`` error holds each serializer's own error in
-/// ``SerializationError/attempts``, in the order tried. Status codes and empty bodies are not this type's concern:
+/// A resolution never hides a failure (unlike AFNetworking's compound serializer, which threw every loser's error
+/// away):
+/// - a success after failures reports them: ``serializeReportingChoice(_:)`` returns the errors of the serializers
+///   tried before the one that succeeded in ``Chosen/attempts``, and names the one that produced the value;
+/// - with no success, the thrown ``SerializationError/Code/allSerializersFailed`` error holds each serializer's own
+///   error in ``SerializationError/attempts``, in the order tried (a single attempt's error is thrown as it is);
+/// - a serializer that defers parsing (``ResponseSerializer/defersParsing``) is never tried after a failure, since
+///   its success would only mean that nothing was checked.
+///
+/// A typed request through a registry (``SerializerRegistry/serialize(_:as:)``) builds its compound only from the
+/// serializers that produce the requested type. Status codes and empty bodies are not this type's concern:
 /// wrap it in a ``ResponseChain`` (which checks the status first, so a 404 is reported as a 404, not as the JSON
 /// error of its HTML error page).
 public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
@@ -93,10 +101,9 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
         try serializeReportingChoice(response).value
     }
 
-    /// Tries the planned serializers in order and also returns the id of the one that succeeded.
-    public func serializeReportingChoice(
-        _ response: Response
-    ) throws(SerializationError) -> (value: Output, serializerID: SerializerID) {
+    /// Tries the planned serializers in order and also returns the id of the one that succeeded and the errors of
+    /// those that failed before it.
+    public func serializeReportingChoice(_ response: Response) throws(SerializationError) -> Chosen<Output> {
         let plan = plan(for: response)
         guard !plan.isEmpty else { throw noSerializerError(for: response) }
         return try serializeReportingChoice(response, plan: plan[...], attempts: [])
@@ -106,33 +113,53 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
     /// failed with `first` (wrapped as ``ResponseSerializer/serializeReportingErrors(_:)`` wraps it).
     func serializeReportingChoice(
         _ response: Response, afterFirstAttemptFailed first: SerializationError
-    ) throws(SerializationError) -> (value: Output, serializerID: SerializerID) {
+    ) throws(SerializationError) -> Chosen<Output> {
         try serializeReportingChoice(response, plan: plan(for: response).dropFirst(), attempts: [first])
     }
 
     /// Tries the serializers of `plan` in order after `attempts` failed.
+    ///
+    /// After a failure, serializers that defer parsing (``ResponseSerializer/defersParsing``) are passed over: their
+    /// success would only mean that nothing was checked yet.
     private func serializeReportingChoice(
         _ response: Response,
         plan: ArraySlice<(serializer: AnyResponseSerializer<Output>, mediaType: MediaType?)>,
         attempts: [SerializationError]
-    ) throws(SerializationError) -> (value: Output, serializerID: SerializerID) {
+    ) throws(SerializationError) -> Chosen<Output> {
         var attempts = attempts
+        var passedOver: [SerializerID] = []
         for (serializer, mediaType) in plan {
+            if !attempts.isEmpty && serializer.defersParsing {
+                passedOver.append(serializer.serializerID)
+                continue
+            }
             let input =
                 mediaType.map { $0 == response.contentType ? response : response.replacingContentType($0) }
                 ?? response
             do {
-                return (try serializer.serializeReportingErrors(input), serializer.serializerID)
+                let value = try serializer.serializeReportingErrors(input)
+                return Chosen(value: value, serializerID: serializer.serializerID, attempts: attempts)
             } catch {
                 attempts.append(error)
             }
         }
-        if attempts.count == 1 { throw attempts[0] }
+        var note = ""
+        if !passedOver.isEmpty {
+            let ids = passedOver.map { "'\($0)'" }.joined(separator: ", ")
+            note =
+                " Not tried after that failure: \(ids), which \(passedOver.count == 1 ? "defers" : "defer") parsing "
+                + "and so cannot confirm a body another serializer rejected."
+        }
+        if attempts.count == 1 {
+            var only = attempts[0]
+            only.message += note
+            throw only
+        }
         let tried = attempts.map { "\($0.serializerID?.rawValue ?? "?") (\($0.code))" }.joined(separator: ", ")
         throw SerializationError(
             code: .allSerializersFailed,
             message: "All \(attempts.count) serializers failed: \(tried). Each attempt's error is listed below; "
-                + "the first is usually the one to fix.",
+                + "the first is usually the one to fix." + note,
             mediaType: response.contentType,
             serializerID: serializerID,
             attempts: attempts,
@@ -146,9 +173,7 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
     }
 
     /// The empty value of the first serializer (matching ones first) that has one, and that serializer's id.
-    public func emptyValueReportingChoice(
-        _ response: Response
-    ) throws(SerializationError) -> (value: Output, serializerID: SerializerID) {
+    public func emptyValueReportingChoice(_ response: Response) throws(SerializationError) -> Chosen<Output> {
         let planned = plan(for: response).map(\.serializer)
         let others = serializers.filter { serializer in
             !planned.contains { $0.serializerID == serializer.serializerID }
@@ -156,7 +181,7 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
         var attempts: [SerializationError] = []
         for serializer in planned + others {
             do {
-                return (try serializer.emptyValue(for: response), serializer.serializerID)
+                return Chosen(value: try serializer.emptyValue(for: response), serializerID: serializer.serializerID)
             } catch {
                 attempts.append(
                     SerializationError(wrapping: error, serializerID: serializer.serializerID, response: response))

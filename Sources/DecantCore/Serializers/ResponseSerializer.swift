@@ -22,6 +22,14 @@ public protocol ResponseSerializer<Output>: Sendable {
     /// The serializer's stable id, used in errors and traces. Defaults to one derived from the type name.
     var serializerID: SerializerID { get }
 
+    /// Whether ``serialize(_:)`` returns without parsing the body, leaving that to the caller (a ready-to-run
+    /// parser, as the `xmlParser` serializer returns by default). Defaults to `false`.
+    ///
+    /// Such a serializer succeeds on any body, so it cannot confirm a body another serializer rejected: a
+    /// ``CompoundSerializer`` (and so a registry) never tries it after an earlier attempt failed on the same
+    /// response, because that would turn the failure into a success.
+    var defersParsing: Bool { get }
+
     /// Turns `response` into an ``Output``.
     ///
     /// - Throws: A ``SerializationError`` saying what failed and how to fix it. Other errors are wrapped by the
@@ -52,6 +60,9 @@ extension ResponseSerializer {
         let text = String(decoding: bytes, as: UTF8.self)
         return SerializerID(rawValue: text) ?? SerializerID(rawValue: "serializer")!
     }
+
+    /// `false`: the body is parsed in ``serialize(_:)``.
+    public var defersParsing: Bool { false }
 
     /// Throws ``SerializationError/Code/emptyBody``.
     public func emptyValue(for response: Response) throws -> Output {

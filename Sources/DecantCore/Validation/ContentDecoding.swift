@@ -22,9 +22,14 @@
 /// without `Content-Encoding` (or with only `identity`) and an empty body (a `HEAD`, `204` or `304` response announces
 /// the coding of a body it does not carry) pass through unchanged; checking for the field is the only cost.
 ///
-/// The stage is not in a chain's default preprocessors: HTTP clients usually decode the body themselves and many
-/// keep the field (`URLSession` does, and so does `curl --compressed`), so decoding again would fail. Add it when
-/// the body arrives as it was sent, after the body size limit (which then bounds the encoded body):
+/// HTTP clients usually decode the body themselves, and many keep the field (`URLSession` does, and so does
+/// `curl --compressed`), so decoding again would fail. That is why there are two triggers:
+/// - ``Trigger/whenSignatureMatches`` (``automatic``, in every chain's default preprocessors and so in every registry
+///   call): decodes only when the body starts with the signature of the last coding listed (gzip's `1F 8B`, or a
+///   valid zlib header for `deflate`), so an already-decoded body passes through unchanged, and so does a coding it
+///   does not know.
+/// - ``Trigger/always`` (`ContentDecoding()`): decodes whatever the field says, raw DEFLATE included, and rejects
+///   unknown codings. Use it when the body is known to arrive as it was sent:
 ///
 /// ```swift
 /// var chain = ResponseChain(DataResponseSerializer())
@@ -35,8 +40,13 @@
 /// let value = try registry.serialize(try ContentDecoding().process(response))
 /// ```
 ///
-/// In a ``ChainConfiguration``, list `contentDecoding` in a chain's `preprocessors`; `limits.maxDecodedBytes` and
-/// `limits.maxExpansionRatio` set its limits.
+/// A chain built from a ``ChainConfiguration`` runs the automatic stage too; list `contentDecoding` in its
+/// `preprocessors` to decode always. `limits.maxDecodedBytes` and `limits.maxExpansionRatio` set the limits of
+/// either.
+///
+/// When a serializer then fails on a body that still looks encoded (gzip's signature without a `Content-Encoding`,
+/// or a coding the stage passed through), the chain adds a sentence saying so to the error
+/// (``encodingHint(for:)``).
 ///
 /// Errors, each with the response as it came in (encoded body included) and a message naming the coding:
 /// - ``SerializationError/Code/unsupportedFeature``: a coding other than the ones above, or a zlib stream that needs
@@ -59,11 +69,28 @@ public struct ContentDecoding: ResponseStage, Hashable {
     /// full ``maxDecodedBytes`` of memory and decoding time, at the risk of rejecting very repetitive genuine data.
     public var maxExpansionRatio: Int?
 
+    /// When the stage decodes.
+    public var trigger: Trigger
+
+    /// When a ``ContentDecoding`` stage decodes a body that has a `Content-Encoding`.
+    public enum Trigger: Sendable, Hashable {
+        /// Whenever the field names a coding other than `identity`; unknown codings are errors.
+        case always
+        /// Only when the body starts with the signature of the last coding listed (gzip `1F 8B`, a zlib header for
+        /// `deflate`); other bodies, and codings the stage does not know, pass through unchanged, because an HTTP
+        /// client may have decoded them already and kept the field.
+        case whenSignatureMatches
+    }
+
     /// 64 MiB, the same as ``BodySizeLimit/default``.
     public static let defaultMaxDecodedBytes = 64 * 1024 * 1024
 
-    /// The stage with the default limits: 64 MiB decoded, no ratio guard.
+    /// The stage with the default limits that always decodes: 64 MiB decoded, no ratio guard.
     public static let `default` = ContentDecoding()
+
+    /// The stage every chain runs by default (``ResponseChain/defaultPreprocessors``): decodes gzip and zlib bodies
+    /// that still carry their signature, up to 64 MiB, and passes everything else through.
+    public static let automatic = ContentDecoding(trigger: .whenSignatureMatches)
 
     /// The content codings decoded, lowercased; `identity` (no coding) is accepted too.
     public static let supportedCodings: [String] = ["gzip", "x-gzip", "deflate"]
@@ -73,9 +100,14 @@ public struct ContentDecoding: ResponseStage, Hashable {
     /// - Parameters:
     ///   - maxDecodedBytes: The largest decoded body, in bytes; 64 MiB by default.
     ///   - maxExpansionRatio: The largest decoded size as a multiple of the encoded size; no limit by default.
-    public init(maxDecodedBytes: Int = ContentDecoding.defaultMaxDecodedBytes, maxExpansionRatio: Int? = nil) {
+    ///   - trigger: When to decode; ``Trigger/always`` by default.
+    public init(
+        maxDecodedBytes: Int = ContentDecoding.defaultMaxDecodedBytes, maxExpansionRatio: Int? = nil,
+        trigger: Trigger = .always
+    ) {
         self.maxDecodedBytes = maxDecodedBytes
         self.maxExpansionRatio = maxExpansionRatio
+        self.trigger = trigger
     }
 
     /// The response with its body decoded, `Content-Encoding` removed and `Content-Length` updated; the response
@@ -94,6 +126,11 @@ public struct ContentDecoding: ResponseStage, Hashable {
             }
         }
         guard !codings.isEmpty else { return response }
+        if trigger == .whenSignatureMatches {
+            guard codings.allSatisfy({ Coding($0) != nil }), let last = codings.last.flatMap(Coding.init),
+                last.signatureMatches(response.body)
+            else { return response }
+        }
         let listed = codings.joined(separator: ", ")
         // Every coding is checked before any is decoded, so an unsupported one costs no decoding.
         for coding in codings where Coding(coding) == nil {
@@ -130,6 +167,34 @@ public struct ContentDecoding: ResponseStage, Hashable {
         return decoded
     }
 
+    /// A sentence for the error of a serializer that failed on `response` when its body may still be encoded: it
+    /// starts with gzip's or zlib's signature but no `Content-Encoding` says so, or the field names a coding that
+    /// ``automatic`` passes through. `nil` otherwise.
+    public static func encodingHint(for response: Response) -> String? {
+        let codings = response.headers.values(for: "Content-Encoding").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingHTTPWhitespace() }.filter {
+                !$0.isEmpty && !HTTPBytes.equalsIgnoringASCIICase($0, "identity")
+            }
+        if let last = codings.last {
+            let name = printable(last)
+            guard let coding = Coding(last) else {
+                return "The response says Content-Encoding '\(name)', which Decant does not decode: if the body is "
+                    + "still encoded, send `Accept-Encoding: gzip, deflate` so the server uses a coding Decant decodes, "
+                    + "or let the HTTP client decode it."
+            }
+            if case .deflate = coding, !coding.signatureMatches(response.body) {
+                return "The response says Content-Encoding 'deflate' but the body has no zlib header: if it is raw "
+                    + "DEFLATE, add `ContentDecoding()` (which always decodes) to the chain's preprocessors."
+            }
+            return nil
+        }
+        if Coding.gzip.signatureMatches(response.body) {
+            return "The body starts with gzip's signature (1F 8B) but the response has no Content-Encoding, so it was "
+                + "not decoded: fix the server's headers, or decode it first (`Inflate.gzip(response.body)`)."
+        }
+        return nil
+    }
+
     // MARK: - Codings
 
     /// A supported content coding.
@@ -153,17 +218,25 @@ public struct ContentDecoding: ResponseStage, Hashable {
             try Inflate.decodedData(input, maxOutput: maxOutput) { (bytes, output) throws(SerializationError) in
                 switch self {
                 case .gzip:
-                    // Every member (RFC 1952 §2.2); bytes after the last one that do not start another are ignored.
-                    var position = 0
-                    repeat {
-                        position = try Inflate.gzipMember(bytes, at: position, into: &output)
-                    } while position + 1 < bytes.count && bytes[position] == 0x1F && bytes[position + 1] == 0x8B
+                    // Every member (RFC 1952 §2.2), then nothing but zero padding.
+                    try Inflate.gzipMembers(bytes, into: &output)
                 case .deflate:
                     if Self.hasZlibHeader(bytes) {
                         _ = try Inflate.zlib(bytes, into: &output)
                     } else {
                         _ = try Inflate.inflate(bytes, from: 0, into: &output)
                     }
+                }
+            }
+        }
+
+        /// Whether `body` starts the way this coding's data starts: gzip's magic bytes `1F 8B` (RFC 1952 §2.3.1), or
+        /// a zlib header for `deflate` (raw DEFLATE has no signature).
+        func signatureMatches(_ body: Data) -> Bool {
+            body.withUnsafeBytes { bytes in
+                switch self {
+                case .gzip: return bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
+                case .deflate: return Self.hasZlibHeader(bytes)
                 }
             }
         }

@@ -21,8 +21,7 @@
 public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer {
     /// The serializer at the end of the chain.
     public var serializer: Serializer
-    /// Stages that run first, in order. Defaults to ``BodySizeLimit/default``; add ``ContentDecoding`` for bodies
-    /// that arrive still `gzip` or `deflate` encoded.
+    /// Stages that run first, in order. Defaults to ``defaultPreprocessors``.
     public var preprocessors: [any ResponseStage]
     /// Which statuses are acceptable and how error bodies are decoded.
     public var statusValidation: StatusCodeValidation
@@ -37,7 +36,7 @@ public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer 
     /// Creates a chain with the default stages around `serializer`.
     public init(
         _ serializer: Serializer,
-        preprocessors: [any ResponseStage] = [BodySizeLimit.default],
+        preprocessors: [any ResponseStage] = defaultPreprocessors,
         statusValidation: StatusCodeValidation = StatusCodeValidation(),
         emptyBodyPolicy: EmptyBodyPolicy = .default,
         mediaTypeValidation: MediaTypeValidation? = nil,
@@ -121,6 +120,45 @@ public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer 
                     wrapping: error, serializerID: id, mediaType: response.contentType, response: response)
             }
         }
-        return try serializer.serializeReportingErrors(response)
+        do {
+            return try serializer.serializeReportingErrors(response)
+        } catch {
+            throw error.addingEncodingHint(for: response)
+        }
+    }
+}
+
+/// The rules of the default stages, in one place: what they are, and when they would leave a response unchanged (so
+/// that a registry may call the serializer directly).
+extension ResponseChain {
+    /// The body size limit (``BodySizeLimit/default``, 64 MiB), then content decoding of bodies that still carry
+    /// their coding's signature (``ContentDecoding/automatic``).
+    public static var defaultPreprocessors: [any ResponseStage] { [BodySizeLimit.default, ContentDecoding.automatic] }
+
+    /// Whether a chain with ``defaultPreprocessors``, `statusCodes` and `emptyBodyPolicy` would pass `response` to
+    /// its serializer unchanged: the body is within the default size limit, it has no `Content-Encoding`, the status
+    /// is acceptable and the response is not empty.
+    static func defaultStagesPassUnchanged(
+        _ response: Response, statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
+    ) -> Bool {
+        response.body.count <= BodySizeLimit.default.maxBytes && statusCodes.contains(response.status)
+            && !response.headers.contains("Content-Encoding") && emptyBodyPolicy.emptinessReason(for: response) == nil
+    }
+}
+
+extension SerializationError {
+    /// This error with ``ContentDecoding/encodingHint(for:)`` added to its message when the body looks encoded and
+    /// the error is about the body's content.
+    func addingEncodingHint(for response: Response) -> SerializationError {
+        switch code {
+        case .bodyTooLarge, .unacceptableStatusCode, .emptyBody, .noSerializer, .unexpectedOutputType,
+            .unacceptableMediaType, .missingMediaType:
+            return self
+        default:
+            guard let hint = ContentDecoding.encodingHint(for: response), !message.contains(hint) else { return self }
+            var hinted = self
+            hinted.message += " " + hint
+            return hinted
+        }
     }
 }

@@ -23,10 +23,12 @@ enum DecodeCommand: Command {
           --config FILE     Use a chain from this configuration file (see `decant config check`)...
           --chain NAME      ...the chain called NAME (optional when the file has one chain).
           --sniff           Sniff the body when Content-Type is missing or generic (application/octet-stream, ...).
-          --explain         Print the resolution trace (candidates, scores, skipped, chosen) first; with --json it
+          --explain         Print the resolution trace (candidates, scores, skipped, chosen), then each failed
+                            attempt and the serializer that produced the value (`produced by:`); with --json it
                             goes to stderr.
           --json            Print one JSON object: {"serializer", "mediaType", "value"} with the value in its
-                            canonical form, or {"error": {"code", "message", "attempts"}} (still exit 1).
+                            canonical form (plus "attempts" when a fallback produced it after others failed), or
+                            {"error": {"code", "message", "attempts"}} (still exit 1).
           --help            Show this help.
 
         Examples:
@@ -44,9 +46,42 @@ enum DecodeCommand: Command {
         if parsed.value("--chain") != nil && parsed.value("--config") == nil {
             throw CommandLineArguments.UsageError(description: "--chain needs --config FILE")
         }
-        let input = try Output.read(parsed.positionals.first ?? "-")
-        let url = parsed.value("--url").flatMap(URL.init(string:))
         let asJSON = parsed.has("--json")
+        let registry = SerializerRegistry.standard
+        // The configured chain, loaded first: its body size limit bounds what is read.
+        var configured: ConfiguredChain?
+        if let path = parsed.value("--config") {
+            let loaded: LoadedConfiguration
+            do {
+                loaded = try registry.loadConfiguration(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                Output.error(error.description)
+                return 1
+            }
+            let names = loaded.configuration.chains.map(\.name)
+            guard let name = parsed.value("--chain") ?? (names.count == 1 ? names[0] : nil) else {
+                throw CommandLineArguments.UsageError(
+                    description: "\(path) has several chains; pick one with --chain (\(names.joined(separator: ", ")))")
+            }
+            do {
+                configured = try loaded.chain(named: name)
+            } catch {
+                report(error, asJSON: asJSON)
+                return 1
+            }
+        }
+        let isMessage = parsed.value("--content-type") == nil
+        let path = parsed.positionals.first ?? "-"
+        let maxBodyBytes = configured?.settings.maxBodyBytes ?? BodySizeLimit.default.maxBytes
+        let limit = readLimit(maxBodyBytes: maxBodyBytes, isMessage: isMessage)
+        let (input, isComplete) = try Output.read(path, atMost: limit)
+        guard isComplete else {
+            report(
+                inputTooLarge(path: path, limit: limit, maxBodyBytes: maxBodyBytes, isMessage: isMessage),
+                asJSON: asJSON)
+            return 1
+        }
+        let url = parsed.value("--url").flatMap(URL.init(string:))
         let response: Response
         do {
             if let contentType = parsed.value("--content-type") {
@@ -64,36 +99,24 @@ enum DecodeCommand: Command {
             report(error, asJSON: asJSON)
             return 1
         }
-        let registry = SerializerRegistry.standard
         let sniffing: SniffingPolicy = parsed.has("--sniff") ? .sniffWhenGeneric : .trustHeader
         let resolution = registry.resolve(response, sniffing: sniffing)
-        if parsed.has("--explain") {
+        /// The trace for --explain: the resolution, then each failed attempt and the serializer that produced the
+        /// value (on stderr with --json).
+        func explain(_ outcome: String) {
+            guard parsed.has("--explain") else { return }
             let trace =
                 "resolution:\n"
-                + resolution.description.split(separator: "\n").map { "  " + $0 }
-                .joined(separator: "\n")
+                + outcome.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
             if asJSON { Output.error(trace) } else { Output.line(trace) }
         }
         do {
             let result: SerializedValue
-            if let path = parsed.value("--config") {
-                let loaded: LoadedConfiguration
-                do {
-                    loaded = try registry.loadConfiguration(contentsOf: URL(fileURLWithPath: path))
-                } catch {
-                    Output.error(error.description)
-                    return 1
-                }
-                let names = loaded.configuration.chains.map(\.name)
-                guard let name = parsed.value("--chain") ?? (names.count == 1 ? names[0] : nil) else {
-                    throw CommandLineArguments.UsageError(
-                        description:
-                            "\(path) has several chains; pick one with --chain (\(names.joined(separator: ", ")))")
-                }
-                let chosen = try loaded.chain(named: name).serializeReportingChoice(response)
+            if let configured {
+                let chosen = try configured.serializeReportingChoice(response)
                 result = SerializedValue(
                     value: chosen.value, serializerID: chosen.serializerID, mediaType: resolution.mediaType,
-                    resolution: resolution)
+                    resolution: resolution, attempts: chosen.attempts)
             } else if let id = parsed.value("--serializer") {
                 guard let serializerID = SerializerID(rawValue: id) else {
                     throw CommandLineArguments.UsageError(description: "'\(id)' is not a serializer id")
@@ -107,12 +130,42 @@ enum DecodeCommand: Command {
             } else {
                 result = try registry.serialize(response, sniffing: sniffing)
             }
+            explain(result.description)
             try print(result, response: response, resolution: resolution, asJSON: asJSON)
             return 0
         } catch let error as SerializationError {
+            let failures = ([error] + error.attempts).filter { $0.code != .allSerializersFailed }
+            explain(
+                ([resolution.description]
+                    + failures.map { "failed: \($0.serializerID?.rawValue ?? "?") (\($0.code))" }
+                    + ["produced by: none"]).joined(separator: "\n"))
             report(error, asJSON: asJSON)
             return 1
         }
+    }
+
+    /// The most `decode` reads: the body size limit, plus for a raw message the status line and header fields
+    /// (``Response/RawMessageLimits/maxHeaderBytes``, twice: a chunked body may end with trailer fields) and the
+    /// chunked framing (chunk-size lines, allowed a quarter of the body limit).
+    static func readLimit(maxBodyBytes: Int, isMessage: Bool) -> Int {
+        guard isMessage else { return maxBodyBytes }
+        let (sum, overflow) = maxBodyBytes.addingReportingOverflow(
+            2 * Response.RawMessageLimits().maxHeaderBytes + maxBodyBytes / 4)
+        return overflow ? Int.max - 1 : sum
+    }
+
+    /// The error for an input that goes on past ``readLimit(maxBodyBytes:isMessage:)``.
+    static func inputTooLarge(path: String, limit: Int, maxBodyBytes: Int, isMessage: Bool) -> SerializationError {
+        let source = path == "-" ? "Standard input" : "The file \(path)"
+        let allowance =
+            isMessage
+            ? "the body size limit of \(maxBodyBytes) bytes plus room for the status line, header fields and chunked "
+                + "framing"
+            : "the body size limit of \(maxBodyBytes) bytes"
+        return SerializationError(
+            code: .bodyTooLarge,
+            message: "\(source) holds more than \(limit) bytes (\(allowance)); decant stopped reading there. Raise "
+                + "`limits.maxBodyBytes` in a chain configuration (--config) if such bodies are expected.")
     }
 
     private static func print(
@@ -121,15 +174,20 @@ enum DecodeCommand: Command {
         let mediaType = result.mediaType?.description ?? response.contentType?.description
         if asJSON {
             let canonical = try CanonicalForm.of(result.value)
-            let members: [(String, JSONValue)] = [
+            var members: [(String, JSONValue)] = [
                 ("serializer", JSONValue(result.serializerID.rawValue)),
                 ("mediaType", mediaType.map { JSONValue($0) } ?? nil),
                 ("value", canonical),
             ]
+            // Only when a fallback produced the value: the errors of the serializers tried before it.
+            if !result.attempts.isEmpty { members.append(("attempts", .array(result.attempts.map(errorObject)))) }
             Output.line(String(decoding: JSONValue.object(members).jsonData(), as: UTF8.self))
             return
         }
         Output.line("serializer: \(result.serializerID)")
+        for attempt in result.attempts {
+            Output.line("failed first: \(attempt.serializerID?.rawValue ?? "?") [\(attempt.code)] \(attempt.message)")
+        }
         Output.line("media type: " + (mediaType.map { "\($0) (\(resolution.source))" } ?? "none"))
         Output.line("status: \(response.status)")
         switch result.value {

@@ -26,12 +26,22 @@ enum MediaTypeCommand: Command {
               invalid
         """
 
+    /// The most read from standard input: 16 MiB of media types, one per line.
+    static let maxStandardInputBytes = 16 * 1024 * 1024
+
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try CommandLineArguments(
             arguments, flags: ["--strict", "--json"], options: [], unknownAsPositional: true)
         var inputs = parsed.positionals
         if inputs.isEmpty {
-            let text = String(decoding: FileHandleWriter.readStandardInput(), as: UTF8.self)
+            let (bytes, isComplete) = try Output.read("-", atMost: maxStandardInputBytes)
+            guard isComplete else {
+                Output.error(
+                    "decant media-type: standard input holds more than \(maxStandardInputBytes) bytes of media types; "
+                        + "decant stopped reading there. Split the list into smaller runs.")
+                return 1
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
             inputs = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             if inputs.last == "" { inputs.removeLast() }
             if inputs.isEmpty { throw CommandLineArguments.UsageError(description: "no media type given") }

@@ -7,9 +7,9 @@ enum SniffCommand: Command {
     static let usage = """
         Usage: decant sniff [--json] FILE|-
 
-        Reads a bare body (not an HTTP message) from FILE, or stdin for `-`, and prints the media type its first
-        bytes identify (WHATWG MIME Sniffing signatures for images, audio, video, fonts and archives, plus JSON,
-        XML, HTML, property-list and byte-order-mark heuristics), or `unknown`. Exits 0 either way.
+        Reads the first 1445 bytes of a bare body (not an HTTP message) from FILE, or stdin for `-`, and prints the
+        media type they identify (WHATWG MIME Sniffing signatures for images, audio, video, fonts and archives,
+        plus JSON, XML, HTML, property-list and byte-order-mark heuristics), or `unknown`. Exits 0 either way.
 
         Options:
           --json     Print {"mediaType": "..."} or {"mediaType": null} instead.
@@ -25,7 +25,8 @@ enum SniffCommand: Command {
         guard parsed.positionals.count == 1 else {
             throw CommandLineArguments.UsageError(description: "sniff takes exactly one FILE (or - for stdin)")
         }
-        let body = try Output.read(parsed.positionals[0])
+        // Sniffing reads only the resource header (WHATWG MIME Sniffing §5.2), so nothing more is read.
+        let body = try Output.read(parsed.positionals[0], atMost: MediaTypeSniffer.resourceHeaderLength).data
         let sniffed = MediaTypeSniffer.sniff(body)
         if parsed.has("--json") {
             Output.line("{\"mediaType\":" + (sniffed.map { Output.jsonString($0.description) } ?? "null") + "}")
