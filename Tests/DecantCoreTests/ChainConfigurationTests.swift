@@ -48,7 +48,8 @@ import Testing
 
     static let problemCases: [ProblemCase] = [
         .init(
-            name: "not JSON", json: "{", keyPath: "", fragment: "is not a valid JSON or property-list document"),
+            name: "not JSON", json: "{", keyPath: "",
+            fragment: "is not a valid JSON document: JSON syntax error at line 1, column 2"),
         .init(name: "missing version", json: #"{"chains": []}"#, keyPath: "version", fragment: "is required"),
         .init(
             name: "unknown version", json: #"{"version": 2, "chains": [{"name": "a", "serializers": ["ints"]}]}"#,
@@ -225,5 +226,44 @@ import Testing
                 status: 200, headers: ["Content-Type": "text/html; charset=utf-8"],
                 url: URL(string: "https://api.example.com/v1/x")))
         #expect(aliased.contentType?.description == "application/json;charset=utf-8")
+    }
+}
+
+/// `decant config check` shows these messages: they must say where the syntax breaks and never quote a raw Foundation
+/// or `DecodingError` description.
+@Suite struct ConfigurationSyntaxMessageTests {
+    @Test(arguments: [
+        (#"{"version": 1, "chains": ["#, "line 1, column 27: expected a value, found the end of the document"),
+        ("not json", "line 1, column 1: expected a value"),
+        ("{\"version\": 1,\n  \"chains\" []}", "line 2, column 12: expected ':' after the member name, found '['"),
+        ("{\"a\": \"tab\u{09}here\"}", "control characters must be escaped"),
+        (#"{"a": 01}"#, "line 1, column 8: expected ',' or '}', found '1'"),
+        (#"{"a": 1} x"#, "expected the end of the document after the top-level value"),
+        (#"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]"#, "expected ',' or ']', found the end of the document"),
+    ])
+    func jsonSyntaxErrorsSayWhereAndWhat(_ document: String, _ expected: String) {
+        let error = #expect(throws: ConfigurationError.self) { try ChainConfiguration(data: Data(document.utf8)) }
+        let message = error?.problems.first?.message ?? ""
+        #expect(message.contains(expected), "\(message)")
+        #expect(!message.contains("DecodingError"))
+        #expect(!message.contains("Error Domain"))
+    }
+
+    @Test func unreadableFilesSayWhy() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("decant-missing-\(UUID()).json")
+        let error = #expect(throws: ConfigurationError.self) { try ChainConfiguration(contentsOf: missing) }
+        #expect(error?.problems.first?.message == "cannot be read: there is no such file")
+        let directory = #expect(throws: ConfigurationError.self) {
+            try ChainConfiguration(contentsOf: FileManager.default.temporaryDirectory)
+        }
+        #expect(directory?.problems.first?.message == "cannot be read: it is a directory, not a configuration file")
+    }
+
+    @Test func propertyListSyntaxErrorsKeepTheParsersReason() {
+        let document = #"<?xml version="1.0"?><plist><dict><key>a</key></plist>"#
+        let error = #expect(throws: ConfigurationError.self) { try ChainConfiguration(data: Data(document.utf8)) }
+        let message = error?.problems.first?.message ?? ""
+        #expect(message.hasPrefix("is not a valid property-list document"))
+        #expect(!message.contains("DecodingError"))
     }
 }

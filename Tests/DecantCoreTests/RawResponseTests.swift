@@ -355,6 +355,26 @@ import Testing
         #expect(response.status == 200)
     }
 
+    /// Regression: a de-chunked body (as `curl -si` saves it) whose first line looks like a chunk size was reported
+    /// as cut off, with the advice to save it with `curl -si`, which is what the user had done.
+    @Test(arguments: ["123\n", "cafe\r\n{\"a\": 1}", "1e5\nless than 485 bytes", "ff\r\nshort", "3\nabcdef\n"])
+    func curlDecodedBodyThatLooksChunkedSaysHowToFixTheFile(body: String) throws {
+        let raw = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n" + body
+        let error = try #require(Self.failure(Self.data(raw)))
+        #expect(error.code == .truncatedBody || error.code == .malformedMessage)
+        #expect(error.message.contains("only looks like a chunk size"))
+        #expect(error.message.contains("delete that line from the file"))
+        #expect(!error.message.contains("save responses with `curl -si URL > case.http`"))
+    }
+
+    /// Framing cut off after a complete chunk is still reported as cut off.
+    @Test func chunkedFramingCutOffAfterAChunkIsTruncated() throws {
+        let raw = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n3\r\nab"
+        let error = try #require(Self.failure(Self.data(raw)))
+        #expect(error.code == .truncatedBody)
+        #expect(error.message.contains("check that the file is complete"))
+    }
+
     // MARK: Content-Length
 
     @Test func contentLengthShortIsTruncated() throws {

@@ -27,7 +27,7 @@ extension ChainConfiguration {
         do {
             root = try ChainConfiguration.decodeTree(data)
         } catch {
-            return (nil, [.init(keyPath: "", message: "is not a valid JSON or property-list document: \(error)")])
+            return (nil, [.init(keyPath: "", message: syntaxProblem(in: data, error: error))])
         }
         var reader = ConfigurationReader()
         let configuration = reader.readDocument(root)
@@ -38,22 +38,53 @@ extension ChainConfiguration {
     ///
     /// - Throws: ``ConfigurationError`` naming the file.
     public init(contentsOf url: URL) throws(ConfigurationError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ConfigurationError(
-                file: url.path, problems: [.init(keyPath: "", message: "cannot be read: \(error)")])
+        try self.init(data: ChainConfiguration.readFile(url), file: url.path)
+    }
+
+    /// The bytes of a configuration file, or an error that says why it cannot be read (never a raw system error).
+    static func readFile(_ url: URL) throws(ConfigurationError) -> Data {
+        func problem(_ message: String) -> ConfigurationError {
+            ConfigurationError(file: url.path, problems: [.init(keyPath: "", message: message)])
         }
-        try self.init(data: data, file: url.path)
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw problem("cannot be read: there is no such file")
+        }
+        guard !isDirectory else { throw problem("cannot be read: it is a directory, not a configuration file") }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw problem("cannot be read: check that the file is readable by this user")
+        }
+        return data
+    }
+
+    /// What is wrong with a document that is not valid JSON or property-list syntax, as a sentence: the line and
+    /// column of a JSON syntax error, or the property-list parser's own reason.
+    static func syntaxProblem(in data: Data, error: any Error) -> String {
+        if isPropertyList(data) {
+            var reason = "the property list is malformed"
+            if case DecodingError.dataCorrupted(let context) = error,
+                let underlying = context.underlyingError as? CocoaError,
+                let detail = underlying.userInfo["NSDebugDescription"] as? String
+            {
+                reason += ": " + detail
+            }
+            return "is not a valid property-list document (\(reason)); fix the syntax, or write the document as JSON."
+        }
+        if let located = JSONSyntaxLocator.firstError(in: Array(data)) {
+            return "is not a valid JSON document: \(located)."
+        }
+        return "is valid JSON syntax but cannot be read: a number may be too large for a Double, or the text is not "
+            + "UTF-8; write numbers within ±1.8e308 and save the file as UTF-8."
+    }
+
+    static func isPropertyList(_ data: Data) -> Bool {
+        let start = data.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        return start.starts(with: Array("bplist".utf8)) || start.starts(with: Array("<?xml".utf8))
+            || start.starts(with: Array("<plist".utf8)) || start.starts(with: Array("<!DOCTYPE plist".utf8))
     }
 
     static func decodeTree(_ data: Data) throws -> ConfigurationValue {
-        let start = data.prefix(64).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-        let isPropertyList =
-            start.starts(with: Array("bplist".utf8)) || start.starts(with: Array("<?xml".utf8))
-            || start.starts(with: Array("<plist".utf8)) || start.starts(with: Array("<!DOCTYPE plist".utf8))
-        if isPropertyList {
+        if isPropertyList(data) {
             return try PropertyListDecoder().decode(ConfigurationValue.self, from: data)
         }
         return try JSONDecoder().decode(ConfigurationValue.self, from: data)

@@ -134,14 +134,7 @@ extension SerializerRegistry {
     ///
     /// - Throws: ``ConfigurationError`` listing every problem, syntax and registry alike.
     public func loadConfiguration(contentsOf url: URL) throws(ConfigurationError) -> LoadedConfiguration {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ConfigurationError(
-                file: url.path, problems: [.init(keyPath: "", message: "cannot be read: \(error)")])
-        }
-        return try loadConfiguration(data: data, file: url.path)
+        try loadConfiguration(data: ChainConfiguration.readFile(url), file: url.path)
     }
 
     private func build(

@@ -606,7 +606,58 @@ struct RawMessageParser {
     }
 
     /// Decodes the chunked transfer coding (RFC 9112 §7.1) and reads the trailer section into `response.trailers`.
+    ///
+    /// A body whose first line only looks like a chunk size (`cafe`, `123`) is what `curl -si` saves: the chunking
+    /// decoded, the `Transfer-Encoding: chunked` field kept. When the first chunk does not fit the data and the data
+    /// does not end the way chunked framing ends (the last chunk's blank line), the error says that, and how to fix
+    /// the file, rather than suggesting the data was cut off.
     func decodeChunked(from start: Int, into response: inout Response) throws(SerializationError) {
+        do {
+            try decodeChunkedStrictly(from: start, into: &response)
+        } catch {
+            // Only when the very first chunk fails: it does not fit the data, or what follows it is not framing.
+            guard error.code == .truncatedBody || error.code == .malformedMessage, !endsWithBlankLine,
+                let line = line(from: start, searchEnd: limitEnd(from: start, length: 1024))
+            else { throw error }
+            var size = 0
+            var index = line.content.lowerBound
+            while index < line.content.upperBound, let digit = Self.hexValue(bytes[index]), size < Int.max >> 8 {
+                size = size << 4 | digit
+                index += 1
+            }
+            let firstChunkEnd = line.next.addingReportingOverflow(size).partialValue
+            guard firstChunkEnd >= bytes.count || (error.offset ?? 0) <= firstChunkEnd + 2 else { throw error }
+            let shown = Self.text(bytes[line.content.lowerBound..<Swift.min(line.content.upperBound, start + 40)])
+            var explained = error
+            let saved =
+                "its first line '\(shown)' only looks like a chunk size: `curl -si` saves bodies that way, decoding "
+                + "the chunking but keeping the `Transfer-Encoding: chunked` field. Then delete that line from the "
+                + "file, or save the response with `curl -si --raw URL > case.http` to keep the framing."
+            if error.code == .truncatedBody {
+                explained.message =
+                    "The chunked body is truncated: its first chunk announces \(size) bytes, more than the data holds, "
+                    + "and the data does not end with the last chunk `0` and a blank line. Either the data was cut "
+                    + "off (check that the file is complete), or the body is not chunked at all and " + saved
+            } else {
+                explained.message =
+                    "The body is not chunked framing although the header says `Transfer-Encoding: chunked` (RFC 9112 "
+                    + "§7.1): after its first chunk comes no chunk-size line, and the data does not end with the last "
+                    + "chunk `0` and a blank line. Most likely " + saved
+            }
+            throw explained
+        }
+    }
+
+    /// Whether the message ends with an empty line, as complete chunked framing does (the last chunk, optional
+    /// trailer fields, then CRLF).
+    var endsWithBlankLine: Bool {
+        let count = bytes.count
+        if count >= 2 && bytes[count - 1] == 0x0A && bytes[count - 2] == 0x0A { return true }
+        return count >= 4 && bytes[count - 1] == 0x0A && bytes[count - 2] == 0x0D && bytes[count - 3] == 0x0A
+    }
+
+    /// ``decodeChunked(from:into:)`` without the explanation for de-chunked bodies.
+    private func decodeChunkedStrictly(from start: Int, into response: inout Response) throws(SerializationError) {
         var body = Data()
         var position = start
         let rawHint =
