@@ -116,6 +116,18 @@ struct BinaryPropertyListParser {
         guard objectCount >= 1, objectCount <= UInt64(trailer) else {
             throw invalid("the object count \(objectCount) does not fit the document", at: trailer + 8)
         }
+        // Every object an honest writer emits is reachable, and each reachable object is a counted value or a key
+        // beside one, so more than twice `maxObjects` cannot all be read: refuse before sizing the per-object tables
+        // (about 50 bytes an object) by the claim.
+        let (objectLimit, limitOverflow) = options.maxObjects.multipliedReportingOverflow(by: 2)
+        guard limitOverflow || objectCount <= UInt64(max(objectLimit, 1)) else {
+            throw PropertyListErrors.make(
+                .limitExceeded,
+                "The binary property list's offset table lists \(objectCount) objects, more than twice the limit of "
+                    + "\(options.maxObjects) values (each object is a value or a dictionary key beside one). Raise the "
+                    + "option 'maxObjects' if such input is expected.",
+                offset: trailer + 8)
+        }
         guard topObject < objectCount else {
             throw invalid("the top object \(topObject) is not below the object count \(objectCount)", at: trailer + 16)
         }

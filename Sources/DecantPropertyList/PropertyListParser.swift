@@ -32,7 +32,8 @@ public struct PropertyListParsingOptions: Sendable, Hashable {
     /// The deepest nesting of arrays and dictionaries accepted (parsing never recurses, whatever the depth).
     public var maxDepth: Int
     /// The most values the result may hold, counting every value each time it is reachable: a binary object
-    /// referenced from ten places counts ten times, which bounds shared-reference bombs.
+    /// referenced from ten places counts ten times, which bounds shared-reference bombs. A binary property list's
+    /// offset table may list at most twice this many objects (values and the dictionary keys beside them).
     public var maxObjects: Int
     /// The most bytes of string and data (UTF-8 text, data bytes, dictionary keys included) the result may hold,
     /// counting a shared binary object at every reference: a 500 KB string referenced from 300,000 places in a 1 MB

@@ -306,13 +306,22 @@ import Testing
         #expect(first.count == keyCount)
     }
 
-    /// A million offset-table entries all naming one object: memory stays linear in the body.
+    /// Offset-table entries all naming one object: the per-object tables are sized by the claimed count, which may
+    /// not pass twice `maxObjects`, whatever the body's size.
     @Test(.timeLimit(.minutes(1))) func offsetTableEntriesSharingOneObject() throws {
-        let count = 900_000
-        var bytes = Array("bplist00".utf8) + [0x09]
-        bytes += [UInt8](repeating: 8, count: count)
-        bytes += [0, 0, 0, 0, 0, 0, 1, 1] + Self.bigEndian(count, size: 8) + Self.bigEndian(count - 1, size: 8)
-        bytes += Self.bigEndian(9, size: 8)
-        #expect(try PlistTestSupport.parse(Data(bytes)) == .bool(true))
+        func table(_ count: Int) -> Data {
+            var bytes = Array("bplist00".utf8) + [0x09]
+            bytes += [UInt8](repeating: 8, count: count)
+            bytes += [0, 0, 0, 0, 0, 0, 1, 1] + Self.bigEndian(count, size: 8) + Self.bigEndian(count - 1, size: 8)
+            return Data(bytes + Self.bigEndian(9, size: 8))
+        }
+        #expect(try PlistTestSupport.parse(table(900_000)) == .bool(true))
+        let options = PropertyListParsingOptions(maxObjects: 1000)
+        #expect(try PlistTestSupport.parse(table(2000), options: options) == .bool(true))
+        let error = #expect(throws: SerializationError.self) {
+            try PlistTestSupport.parse(table(2001), options: options)
+        }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.message.contains("lists 2001 objects, more than twice the limit of 1000 values") == true)
     }
 }
