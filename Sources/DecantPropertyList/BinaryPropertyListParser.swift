@@ -7,12 +7,16 @@ import DecantCore
 #endif
 
 /// Reads `bplist00` documents without recursion: every offset and reference is range-checked, reference cycles are
-/// rejected, and shared references count once per reference against `maxObjects`.
+/// rejected, and shared references count once per reference against `maxObjects` and `maxValueBytes`.
 ///
 /// The offset table is read and validated once. Every finished object is cached by its number with its logical
-/// size, so a shared object (a dictionary key repeated through a catalogue, a shared subtree) is decoded once but
-/// counted at every reference. Children are collected on flat stacks and moved into their array or dictionary when
-/// the container is complete.
+/// size (values and string and data bytes), so a shared object (a dictionary key repeated through a catalogue, a
+/// shared subtree) is decoded once but counted at every reference. Children are collected on flat stacks and moved
+/// into their array or dictionary when the container is complete.
+///
+/// Each string object used as a dictionary key is hashed once and given a key identity (equal text, equal identity),
+/// so repeated keys are found by comparing integers: a long key referenced from many dictionaries costs its length
+/// once, not at every reference. All work is linear in the document.
 struct BinaryPropertyListParser {
     private let data: UnsafeBufferPointer<UInt8>
     private let options: PropertyListParsingOptions
@@ -40,6 +44,19 @@ struct BinaryPropertyListParser {
     private init(data: UnsafeBufferPointer<UInt8>, options: PropertyListParsingOptions) {
         self.data = data
         self.options = options
+    }
+
+    /// The shortest binary property list: the 8-byte header, a 1-byte object and the 32-byte trailer.
+    static let minimumLength = 8 + 1 + 32
+
+    /// The error for a body that starts with `bplist` but cannot hold a header, an object and a trailer.
+    private func tooShort() -> SerializationError {
+        PropertyListErrors.make(
+            .invalidBody,
+            "The binary property list is invalid: the body starts with the magic 'bplist' but is \(data.count) "
+                + "bytes long, shorter than the \(BinaryPropertyListParser.minimumLength) bytes of the 8-byte header, "
+                + "one object and the 32-byte trailer. The body is truncated; send the complete bplist00 document.",
+            offset: data.count)
     }
 
     private func invalid(_ message: String, at offset: Int?) -> SerializationError {
@@ -72,9 +89,10 @@ struct BinaryPropertyListParser {
     }
 
     private mutating func parse() throws(SerializationError) -> PropertyListValue {
-        guard data.count >= 8, data.starts(with: "bplist".utf8) else {
+        guard data.starts(with: "bplist".utf8) else {
             throw invalid("it does not start with the magic 'bplist00'", at: 0)
         }
+        guard data.count >= 8 else { throw tooShort() }
         guard data[6] == UInt8(ascii: "0"), data[7] == UInt8(ascii: "0") else {
             throw PropertyListErrors.make(
                 .unsupportedFeature,
@@ -82,7 +100,7 @@ struct BinaryPropertyListParser {
                     + "version 00 is supported. Write the property list as bplist00 or XML.",
                 offset: 6)
         }
-        guard data.count >= 8 + 32 + 1 else { throw invalid("it is too short to hold a trailer and one object", at: 0) }
+        guard data.count >= BinaryPropertyListParser.minimumLength else { throw tooShort() }
         let trailer = data.count - 32
         let offsetSize = Int(data[trailer + 6])
         referenceSize = Int(data[trailer + 7])
@@ -97,6 +115,18 @@ struct BinaryPropertyListParser {
         }
         guard objectCount >= 1, objectCount <= UInt64(trailer) else {
             throw invalid("the object count \(objectCount) does not fit the document", at: trailer + 8)
+        }
+        // Every object an honest writer emits is reachable, and each reachable object is a counted value or a key
+        // beside one, so more than twice `maxObjects` cannot all be read: refuse before sizing the per-object tables
+        // (about 50 bytes an object) by the claim.
+        let (objectLimit, limitOverflow) = options.maxObjects.multipliedReportingOverflow(by: 2)
+        guard limitOverflow || objectCount <= UInt64(max(objectLimit, 1)) else {
+            throw PropertyListErrors.make(
+                .limitExceeded,
+                "The binary property list's offset table lists \(objectCount) objects, more than twice the limit of "
+                    + "\(options.maxObjects) values (each object is a value or a dictionary key beside one). Raise the "
+                    + "option 'maxObjects' if such input is expected.",
+                offset: trailer + 8)
         }
         guard topObject < objectCount else {
             throw invalid("the top object \(topObject) is not below the object count \(objectCount)", at: trailer + 16)
@@ -136,14 +166,24 @@ struct BinaryPropertyListParser {
         let keyStart: Int
         var next = 0
         var size = 1
+        /// The string and data bytes of the children so far, keys included.
+        var bytes = 0
         /// The first key that is not a string: its position and kind.
         var badKey: (index: Int, kind: String)? = nil
     }
 
     /// What reading an object gave: a finished value with its size, or an array or dictionary now open on the stack.
     private enum Opened {
-        case value(PropertyListValue, size: Int)
+        case value(PropertyListValue, size: Int, bytes: Int)
         case container
+    }
+
+    /// A finished value waiting to be added to its container: its object number, value and logical size.
+    private struct Finished {
+        let object: Int
+        let value: PropertyListValue
+        let size: Int
+        let bytes: Int
     }
 
     /// Builds the value of `root` with an explicit stack. Finished objects are cached with their logical size (the
@@ -153,14 +193,34 @@ struct BinaryPropertyListParser {
         // 0: not read yet, 1: an open container, 2: cached.
         var state = [UInt8](repeating: 0, count: objectCount)
         var cache = [PropertyListValue?](repeating: nil, count: objectCount)
-        var cachedSizes = [Int](repeating: 0, count: objectCount)
+        var cachedSizes = [(size: Int, bytes: Int)](repeating: (0, 0), count: objectCount)
         var stack: [Frame] = []
         let values = MoveStack<PropertyListValue>()
         let keys = MoveStack<String>()
+        /// The key identity of each key on `keys`.
+        var keyIdentities: [Int] = []
+        /// The key identity of each string object used as a key, and of each distinct key text.
+        var identityOfObject: [Int: Int] = [:]
+        var identityOfText: [String: Int] = [:]
+
+        func identity(ofKey key: String, object: Int) -> Int {
+            if let known = identityOfObject[object] { return known }
+            let identity: Int
+            if let known = identityOfText[key] {
+                identity = known
+            } else {
+                identity = identityOfText.count
+                identityOfText[key] = identity
+            }
+            identityOfObject[object] = identity
+            return identity
+        }
 
         func open(_ object: Int) throws(SerializationError) -> Opened {
             switch state[object] {
-            case 2: return .value(cache[object].unsafelyUnwrapped, size: cachedSizes[object])
+            case 2:
+                let (size, bytes) = cachedSizes[object]
+                return .value(cache[object].unsafelyUnwrapped, size: size, bytes: bytes)
             case 1: throw invalid("object \(object) contains itself (a reference cycle)", at: offsets[object])
             default: break
             }
@@ -185,33 +245,43 @@ struct BinaryPropertyListParser {
                 return .container
             default:
                 let value = try parseLeaf(at: offset, marker: marker)
+                let bytes: Int
                 switch value {
-                case .string, .data:
-                    // Worth keeping: strings and data are shared in practice (keys above all) and costly to rebuild.
-                    state[object] = 2
-                    cache[object] = value
-                    cachedSizes[object] = 1
-                default:
-                    break
+                case .string(let text): bytes = text.utf8.count
+                case .data(let data): bytes = data.count
+                default: return .value(value, size: 1, bytes: 0)
                 }
-                return .value(value, size: 1)
+                // Worth keeping: strings and data are shared in practice (keys above all) and costly to rebuild.
+                state[object] = 2
+                cache[object] = value
+                cachedSizes[object] = (1, bytes)
+                return .value(value, size: 1, bytes: bytes)
             }
         }
 
-        var pending: (value: PropertyListValue, size: Int)? = nil
-        if case .value(let value, let size) = try open(root) { pending = (value, size) }
+        var pending: Finished? = nil
+        if case .value(let value, let size, let bytes) = try open(root) {
+            pending = Finished(object: root, value: value, size: size, bytes: bytes)
+        }
         while !stack.isEmpty {
             let top = stack.count - 1
-            if let (value, size) = pending {
+            if let finished = pending {
                 pending = nil
-                let (total, overflow) = stack[top].size.addingReportingOverflow(size)
+                let (total, overflow) = stack[top].size.addingReportingOverflow(finished.size)
                 guard !overflow, total <= options.maxObjects else {
                     throw PropertyListErrors.tooManyObjects(options.maxObjects, offset: stack[top].offset)
                 }
                 stack[top].size = total
+                let (bytes, bytesOverflow) = stack[top].bytes.addingReportingOverflow(finished.bytes)
+                guard !bytesOverflow, bytes <= options.maxValueBytes else {
+                    throw PropertyListErrors.tooManyBytes(options.maxValueBytes, offset: stack[top].offset)
+                }
+                stack[top].bytes = bytes
+                let value = finished.value
                 let index = stack[top].next - 1
                 if stack[top].isDictionary, index < stack[top].total / 2 {
                     if case .string(let key) = value {
+                        keyIdentities.append(identity(ofKey: key, object: finished.object))
                         keys.push(key)
                     } else if stack[top].badKey == nil {
                         stack[top].badKey = (index, value.kindDescription)
@@ -224,7 +294,9 @@ struct BinaryPropertyListParser {
                 let child = Int(
                     bigEndian(at: stack[top].references + stack[top].next * referenceSize, size: referenceSize))
                 stack[top].next += 1
-                if case .value(let value, let size) = try open(child) { pending = (value, size) }
+                if case .value(let value, let size, let bytes) = try open(child) {
+                    pending = Finished(object: child, value: value, size: size, bytes: bytes)
+                }
                 continue
             }
             let frame = stack.removeLast()
@@ -235,24 +307,29 @@ struct BinaryPropertyListParser {
                         "a key of the dictionary (object \(frame.object)) is \(badKey.kind), not a string",
                         at: frame.offset)
                 }
+                let identities = Array(keyIdentities[frame.keyStart...])
+                keyIdentities.removeSubrange(frame.keyStart...)
                 value = .dictionary(
                     PropertyListDictionary(
-                        checkingKeys: keys.popArray(from: frame.keyStart),
-                        values: values.popArray(from: frame.valueStart)))
+                        keys: keys.popArray(from: frame.keyStart), values: values.popArray(from: frame.valueStart),
+                        identities: identities))
             } else {
                 value = .array(values.popArray(from: frame.valueStart))
             }
             let size = frame.size - (frame.isDictionary ? frame.total / 2 : 0)
             state[frame.object] = 2
             cache[frame.object] = value
-            cachedSizes[frame.object] = size
-            pending = (value, size)
+            cachedSizes[frame.object] = (size, frame.bytes)
+            pending = Finished(object: frame.object, value: value, size: size, bytes: frame.bytes)
         }
-        guard let (value, size) = pending else { throw invalid("the top object is missing", at: nil) }
-        guard size <= options.maxObjects else {
+        guard let finished = pending else { throw invalid("the top object is missing", at: nil) }
+        guard finished.size <= options.maxObjects else {
             throw PropertyListErrors.tooManyObjects(options.maxObjects, offset: nil)
         }
-        return value
+        guard finished.bytes <= options.maxValueBytes else {
+            throw PropertyListErrors.tooManyBytes(options.maxValueBytes, offset: nil)
+        }
+        return finished.value
     }
 
     /// Checks that each of the `count` references from `cursor` names an object.

@@ -9,6 +9,11 @@ import DecantCore
 /// Reads OpenStep (old-style ASCII) property lists: `{ key = value; }`, `( a, b )`, quoted and unquoted strings,
 /// `<hex data>`, `//` and `/* */` comments, and a top-level dictionary without braces (the `.strings` layout).
 /// Parsing uses an explicit stack, never recursion.
+///
+/// A `\U` escape holds one UTF-16 code unit (up to 4 hex digits). A character above U+FFFF is written as a
+/// surrogate pair of two escapes, `\UD83D\UDE00`, which joins into one scalar (U+1F600); a lone surrogate (a high
+/// one not followed by a `\U` low one, or a low one alone) cannot be a Unicode scalar and is an `invalidBody` error,
+/// as an unpaired surrogate in a binary property list's UTF-16 string is.
 struct OpenStepPropertyListParser {
     let text: [UInt8]
     let options: PropertyListParsingOptions
@@ -231,34 +236,28 @@ struct OpenStepPropertyListParser {
             return String(decoding: text[start..<position], as: UTF8.self)
         }
         position += 1
-        var output = String.UnicodeScalarView()
-        var utf8: [UInt8] = []
-        func flush() {
-            output.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
-            utf8.removeAll()
-        }
+        // The text is valid UTF-8 (it was decoded), so plain bytes are copied; escapes append their scalar's UTF-8.
+        var output: [UInt8] = []
         while position < text.count {
             let byte = text[position]
             position += 1
-            if byte == quote {
-                flush()
-                return String(output)
-            }
+            if byte == quote { return String(decoding: output, as: UTF8.self) }
             guard byte == UInt8(ascii: "\\") else {
-                utf8.append(byte)
+                output.append(byte)
                 continue
             }
             guard position < text.count else { break }
+            let escapeStart = position - 1
             let escape = text[position]
             position += 1
             switch escape {
-            case UInt8(ascii: "a"): utf8.append(0x07)
-            case UInt8(ascii: "b"): utf8.append(0x08)
-            case UInt8(ascii: "f"): utf8.append(0x0C)
-            case UInt8(ascii: "n"): utf8.append(0x0A)
-            case UInt8(ascii: "r"): utf8.append(0x0D)
-            case UInt8(ascii: "t"): utf8.append(0x09)
-            case UInt8(ascii: "v"): utf8.append(0x0B)
+            case UInt8(ascii: "a"): output.append(0x07)
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "v"): output.append(0x0B)
             case UInt8(ascii: "0")...UInt8(ascii: "7"):
                 var value = UInt32(escape - UInt8(ascii: "0"))
                 var digits = 1
@@ -269,25 +268,54 @@ struct OpenStepPropertyListParser {
                     position += 1
                     digits += 1
                 }
-                flush()
-                output.append(OpenStepPropertyListParser.nextStepScalar(value))
+                output.append(contentsOf: String(OpenStepPropertyListParser.nextStepScalar(value)).utf8)
             case UInt8(ascii: "U"):
-                var value: UInt32 = 0
-                var digits = 0
-                while digits < 4, position < text.count,
-                    let nibble = OpenStepPropertyListParser.hexValue(text[position])
-                {
-                    value = value * 16 + UInt32(nibble)
-                    position += 1
-                    digits += 1
+                var value = readHexEscape()
+                if value & 0xFC00 == 0xDC00 {
+                    throw error(
+                        "the escape \\U\(String(value, radix: 16, uppercase: true)) is a low surrogate without a "
+                            + "high surrogate before it; write a character above U+FFFF as a \\UD8xx\\UDCxx pair",
+                        at: escapeStart)
                 }
-                flush()
-                output.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+                if value & 0xFC00 == 0xD800 {
+                    // A high surrogate must be followed by a `\U` low surrogate: together they are one scalar.
+                    guard position + 1 < text.count, text[position] == UInt8(ascii: "\\"),
+                        text[position + 1] == UInt8(ascii: "U")
+                    else {
+                        throw error(
+                            "the escape \\U\(String(value, radix: 16, uppercase: true)) is a high surrogate not "
+                                + "followed by a \\U low surrogate (\\UDC00 to \\UDFFF)", at: escapeStart)
+                    }
+                    position += 2
+                    let low = readHexEscape()
+                    guard low & 0xFC00 == 0xDC00 else {
+                        throw error(
+                            "the escape \\U\(String(value, radix: 16, uppercase: true)) is a high surrogate followed "
+                                + "by \\U\(String(low, radix: 16, uppercase: true)), not by a low surrogate",
+                            at: escapeStart)
+                    }
+                    value = 0x10000 + ((value - 0xD800) << 10 | (low - 0xDC00))
+                }
+                // Not a surrogate and below 0x110000, so always a scalar.
+                output.append(contentsOf: String(Unicode.Scalar(value) ?? "\u{FFFD}").utf8)
             default:
-                utf8.append(escape)
+                output.append(escape)
             }
         }
         throw error("the string is not closed with \(quote == UInt8(ascii: "\"") ? "'\"'" : "\"'\"")", at: start)
+    }
+
+    /// Reads the up to 4 hex digits of a `\U` escape (as CoreFoundation does: fewer digits end the escape early, none
+    /// is U+0000) and returns their value.
+    private mutating func readHexEscape() -> UInt32 {
+        var value: UInt32 = 0
+        var digits = 0
+        while digits < 4, position < text.count, let nibble = OpenStepPropertyListParser.hexValue(text[position]) {
+            value = value * 16 + UInt32(nibble)
+            position += 1
+            digits += 1
+        }
+        return value
     }
 
     /// An octal escape: its low 8 bits (as CoreFoundation keeps them), ASCII below 128, else the NeXTSTEP character

@@ -24,24 +24,34 @@ public struct PropertyListParsingOptions: Sendable, Hashable {
     public static let defaultMaxDepth = 512
     /// The default ``maxObjects``.
     public static let defaultMaxObjects = 1_000_000
+    /// The default ``maxValueBytes``: 128 MiB, twice the default body limit.
+    public static let defaultMaxValueBytes = 128 << 20
 
     /// The format to read; ``PropertyListFormat/auto`` detects it.
     public var format: PropertyListFormat
     /// The deepest nesting of arrays and dictionaries accepted (parsing never recurses, whatever the depth).
     public var maxDepth: Int
     /// The most values the result may hold, counting every value each time it is reachable: a binary object
-    /// referenced from ten places counts ten times, which bounds shared-reference bombs.
+    /// referenced from ten places counts ten times, which bounds shared-reference bombs. A binary property list's
+    /// offset table may list at most twice this many objects (values and the dictionary keys beside them).
     public var maxObjects: Int
+    /// The most bytes of string and data (UTF-8 text, data bytes, dictionary keys included) the result may hold,
+    /// counting a shared binary object at every reference: a 500 KB string referenced from 300,000 places in a 1 MB
+    /// binary property list would otherwise expand to 150 GB wherever the value is rendered. XML and OpenStep text
+    /// cannot hold more string and data than their body, so only binary property lists can reach this limit.
+    public var maxValueBytes: Int
 
     /// Options with the given format and limits.
     public init(
         format: PropertyListFormat = .auto,
         maxDepth: Int = PropertyListParsingOptions.defaultMaxDepth,
-        maxObjects: Int = PropertyListParsingOptions.defaultMaxObjects
+        maxObjects: Int = PropertyListParsingOptions.defaultMaxObjects,
+        maxValueBytes: Int = PropertyListParsingOptions.defaultMaxValueBytes
     ) {
         self.format = format
         self.maxDepth = maxDepth
         self.maxObjects = maxObjects
+        self.maxValueBytes = maxValueBytes
     }
 }
 
@@ -59,28 +69,41 @@ public struct PropertyListParser: Sendable {
     }
 
     /// The format `auto` detection picks for `data`.
+    ///
+    /// `bplist` magic is binary, even when the rest is too short to be one (the binary reader then says what is
+    /// wrong). Otherwise the first 64 bytes are read as text (UTF-8, or UTF-16 after its byte order mark): a first
+    /// non-space character `<` that opens markup is XML, and anything else OpenStep, including a `<` that opens hex
+    /// data (hex digits and spaces up to `>`, such as the whole document `<0fbd7761>`).
     public static func detectFormat(of data: Data) -> PropertyListFormat {
         if data.starts(with: Array("bplist".utf8)) { return .binary }
         var bytes = Array(data.prefix(64))
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
             let bigEndian = bytes[0] == 0xFE
+            var units: [UInt16] = []
             var index = 2
             while index + 1 < bytes.count {
-                let unit =
-                    bigEndian
-                    ? UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])
-                    : UInt16(bytes[index + 1]) << 8 | UInt16(bytes[index])
-                if unit == 0x3C { return .xml }
-                if ![0x20, 0x09, 0x0A, 0x0D].contains(unit) { return .openStep }
+                let (high, low) = bigEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+                units.append(UInt16(high) << 8 | UInt16(low))
                 index += 2
             }
-            return .openStep
+            return textFormat(units)
         }
         if bytes.count >= 2 && (bytes[0] == 0 && bytes[1] == 0x3C || bytes[0] == 0x3C && bytes[1] == 0) { return .xml }
-        for byte in bytes {
-            if byte == UInt8(ascii: "<") { return .xml }
-            if ![0x20, 0x09, 0x0A, 0x0D].contains(byte) { return .openStep }
+        return textFormat(bytes.map { UInt16($0) })
+    }
+
+    /// The format of text starting with the code units `units`: XML when the first non-space one is a `<` opening
+    /// markup, otherwise OpenStep (a `<` followed by hex digits and spaces up to `>`, or up to the end of `units`, is
+    /// OpenStep data: no XML markup looks like that).
+    private static func textFormat(_ units: [UInt16]) -> PropertyListFormat {
+        func isSpace(_ unit: UInt16) -> Bool { unit == 0x20 || unit == 0x09 || unit == 0x0A || unit == 0x0D }
+        guard let start = units.firstIndex(where: { !isSpace($0) }), units[start] == 0x3C else { return .openStep }
+        for unit in units[(start + 1)...] {
+            if unit == 0x3E { return .openStep }
+            let folded = unit | 0x20
+            let isHexDigit = (unit >= 0x30 && unit <= 0x39) || (folded >= 0x61 && folded <= 0x66)
+            if !isHexDigit && !isSpace(unit) { return .xml }
         }
         return .openStep
     }
@@ -220,6 +243,16 @@ enum PropertyListErrors {
             .limitExceeded,
             "The property list holds more than \(limit) values (counting every reference to a shared object). "
                 + "Raise the option 'maxObjects' if such input is expected; shared-reference bombs stop here.",
+            offset: offset)
+    }
+
+    /// The error for exceeding `maxValueBytes`.
+    static func tooManyBytes(_ limit: Int, offset: Int?) -> SerializationError {
+        make(
+            .limitExceeded,
+            "The property list's strings and data expand to more than \(limit) bytes (counting every reference to a "
+                + "shared binary object). Raise the option 'maxValueBytes' if such input is expected; shared-string "
+                + "bombs stop here.",
             offset: offset)
     }
 }

@@ -1,7 +1,7 @@
 public import DecantCore
 
 /// Builds ``PropertyListResponseSerializer``s from typed options or configuration options (`format`, `maxDepth`,
-/// `maxObjects`, `mediaRanges`).
+/// `maxObjects`, `maxValueBytes`, `mediaRanges`).
 public struct PropertyListSerializerFactory: SerializerFactory {
     /// The serializer's typed options.
     public struct Options: Sendable, Hashable {
@@ -39,7 +39,7 @@ public struct PropertyListSerializerFactory: SerializerFactory {
     /// The default options' media ranges.
     public var mediaRanges: [MediaRange] { defaultOptions.mediaRanges }
 
-    /// `format`, `maxDepth`, `maxObjects` and `mediaRanges`.
+    /// `format`, `maxDepth`, `maxObjects`, `maxValueBytes` and `mediaRanges`.
     public var optionSchema: [SerializerOption] {
         [
             SerializerOption(
@@ -51,6 +51,11 @@ public struct PropertyListSerializerFactory: SerializerFactory {
             SerializerOption(
                 "maxObjects", .integer(1...Int.max), default: .integer(PropertyListParsingOptions.defaultMaxObjects),
                 summary: "The most values a result may hold, counting every reference to a shared binary object."),
+            SerializerOption(
+                "maxValueBytes", .integer(1...Int.max),
+                default: .integer(PropertyListParsingOptions.defaultMaxValueBytes),
+                summary: "The most string and data bytes a result may hold, counting every reference to a shared "
+                    + "binary object."),
             SerializerOption(
                 "mediaRanges", .mediaRangeArray,
                 default: .array(PropertyListResponseSerializer.defaultMediaRanges.map { .string($0.description) }),
@@ -74,6 +79,9 @@ public struct PropertyListSerializerFactory: SerializerFactory {
         }
         if let objects = PropertyListSerializerFactory.integer(configuration["maxObjects"]) {
             options.parsing.maxObjects = objects
+        }
+        if let bytes = PropertyListSerializerFactory.integer(configuration["maxValueBytes"]) {
+            options.parsing.maxValueBytes = bytes
         }
         if let ranges = try configuration.mediaRangesOption(for: id, example: "application/x-plist") {
             options.mediaRanges = ranges

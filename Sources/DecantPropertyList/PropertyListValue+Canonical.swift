@@ -117,8 +117,32 @@ enum PropertyListDates {
     }
 
     /// Whether `seconds` since 1970 lies in the years 1 to 9999 (what ISO 8601 text and Python can represent).
+    ///
+    /// The one range check of every property list date: binary dates are checked here directly, XML dates through
+    /// ``secondsSince1970(year:month:day:hour:minute:second:)``.
     static func isRepresentable(_ secondsSince1970: Double) -> Bool {
         secondsSince1970.isFinite && secondsSince1970 >= -62_135_596_800 && secondsSince1970 < 253_402_300_800
+    }
+
+    /// Whether `year` is a leap year of the proleptic Gregorian calendar.
+    static func isLeapYear(_ year: Int) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+
+    /// The seconds since 1970 of a UTC civil date and time, or `nil` when it is not a real instant: the month must
+    /// be 1 to 12, the day exist in that month (proleptic Gregorian leap years), the hour be 0 to 23, the minute and
+    /// second 0 to 59 (no leap second, as Python's `datetime` and `plistlib`), and the result lie in the years
+    /// ``isRepresentable(_:)`` accepts, the same range as binary property list dates.
+    static func secondsSince1970(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Double? {
+        guard (1...12).contains(month), hour >= 0, hour < 24, minute >= 0, minute < 60, second >= 0, second < 60 else {
+            return nil
+        }
+        let monthDays =
+            month == 2
+            ? (isLeapYear(year) ? 29 : 28) : (month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31)
+        guard day >= 1, day <= monthDays else { return nil }
+        let seconds = Double(days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second)
+        return isRepresentable(seconds) ? seconds : nil
     }
 
     /// `date` as `YYYY-MM-DDTHH:MM:SS[.ffffff]Z`.

@@ -121,6 +121,41 @@ public struct PropertyListDictionary: Sendable, Hashable, RandomAccessCollection
         }
     }
 
+    /// A dictionary of `keys` and `values` (as many), in that order, where `identities` (as many) are equal exactly
+    /// where the keys are: repeated keys are found by comparing the integers, never by hashing the text again. For a
+    /// repeated key the last value wins, at the position of the first.
+    init(keys: [String], values: [PropertyListValue], identities: [Int]) {
+        guard PropertyListDictionary.hasRepeatedIdentity(identities) else {
+            self.init(uniqueKeys: keys, values: values)
+            return
+        }
+        self.init()
+        var positions: [Int: Int] = [:]
+        for index in keys.indices {
+            if let position = positions[identities[index]] {
+                self.values[position] = values[index]
+            } else {
+                positions[identities[index]] = self.keys.count
+                self.keys.append(keys[index])
+                self.values.append(values[index])
+            }
+        }
+    }
+
+    /// Whether two of `identities` are equal.
+    private static func hasRepeatedIdentity(_ identities: [Int]) -> Bool {
+        guard identities.count > 1 else { return false }
+        if identities.count <= 16 {
+            for index in 1..<identities.count {
+                for earlier in 0..<index where identities[earlier] == identities[index] { return true }
+            }
+            return false
+        }
+        var seen = Set<Int>(minimumCapacity: identities.count)
+        for identity in identities where !seen.insert(identity).inserted { return true }
+        return false
+    }
+
     private init(uniqueKeys keys: [String], values: [PropertyListValue]) {
         self.keys = keys
         self.values = values

@@ -540,7 +540,8 @@ struct XMLPropertyListParser {
             let trimmed = PropertyListNumbers.trimmingXMLSpace(content)
             guard let date = PropertyListNumbers.date(trimmed) else {
                 throw error(
-                    "'\(String(decoding: trimmed, as: UTF8.self).prefix(40))' is not a date such as 2004-10-26T10:33:33Z",
+                    "'\(String(decoding: trimmed, as: UTF8.self).prefix(40))' is not a real UTC date in the years "
+                        + "1 to 9999, written as 2004-10-26T10:33:33Z",
                     at: offset)
             }
             return .date(date)
@@ -607,7 +608,14 @@ final class MoveStack<Element> {
 }
 
 /// Interns dictionary keys by their UTF-8 bytes, so that a key repeated through a document is built once.
+///
+/// The table is open-addressed with a fixed hash, so keys crafted to collide could make every lookup walk a long
+/// run of slots; a lookup gives up after ``maxProbes`` slots and builds the key without interning it, which keeps
+/// every key linear in its length whatever the input.
 struct KeyInterner {
+    /// The most slots a lookup visits (the table is at most half full: honest lookups visit one or two).
+    static let maxProbes = 32
+
     private var slots: [Int32] = Array(repeating: -1, count: 64)
     private var starts: [Int] = []
     private var hashes: [UInt64] = []
@@ -622,10 +630,13 @@ struct KeyInterner {
         hash ^= UInt64(bytes.count)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash ^ hash >> 29) & mask
+        var probes = 0
         while true {
             let entry = Int(slots[slot])
             if entry < 0 { break }
             if hashes[entry] == hash, matches(entry, bytes) { return strings[entry] }
+            probes += 1
+            guard probes < KeyInterner.maxProbes else { return String(decoding: bytes, as: UTF8.self) }
             slot = (slot + 1) & mask
         }
         let string = String(decoding: bytes, as: UTF8.self)
@@ -885,12 +896,13 @@ enum PropertyListNumbers {
         return negative ? -magnitude : magnitude
     }
 
-    /// `YYYY[-MM[-DD[THH[:MM[:SS]]]]]Z`, UTC.
+    /// `YYYY-MM-DD[THH[:MM[:SS]]]Z`, UTC: a real date and time in the years 1 to 9999 (see
+    /// ``PropertyListDates/secondsSince1970(year:month:day:hour:minute:second:)``).
     static func date(_ text: String) -> Date? {
         Array(text.utf8).withUnsafeBufferPointer { date($0) }
     }
 
-    /// `YYYY[-MM[-DD[THH[:MM[:SS]]]]]Z`, UTC, from UTF-8 bytes.
+    /// `YYYY-MM-DD[THH[:MM[:SS]]]Z`, UTC, from UTF-8 bytes: a real date and time in the years 1 to 9999.
     static func date(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard bytes.last == UInt8(ascii: "Z") else { return nil }
         // Year, month, day, hour, minute, second; the fields not written keep these defaults.
@@ -924,11 +936,13 @@ enum PropertyListNumbers {
             fieldCount += 1
             index += width
         }
-        guard index == end, fieldCount > 0 else { return nil }
+        // The year, month and day are required, as `plistlib` requires them.
+        guard index == end, fieldCount >= 3 else { return nil }
         let (year, month, day, hour, minute, second) = fields
-        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-        let days = PropertyListDates.days(year: year, month: month, day: day)
-        let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second)
+        guard
+            let seconds = PropertyListDates.secondsSince1970(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }
 }

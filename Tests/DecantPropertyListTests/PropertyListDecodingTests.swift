@@ -145,12 +145,14 @@ import Testing
     @Test func factoryBuildsFromConfiguration() throws {
         let factory = PropertyListSerializerFactory()
         #expect(factory.id == "propertyList")
-        #expect(factory.optionSchema.map(\.name) == ["format", "maxDepth", "maxObjects", "mediaRanges"])
+        #expect(
+            factory.optionSchema.map(\.name) == ["format", "maxDepth", "maxObjects", "maxValueBytes", "mediaRanges"])
         let serializer = try factory.makeSerializer(configuration: [
-            "format": .string("openStep"), "maxDepth": .integer(2),
+            "format": .string("openStep"), "maxDepth": .integer(2), "maxValueBytes": .integer(4096),
         ])
         #expect(serializer.options.format == .openStep)
         #expect(serializer.options.maxDepth == 2)
+        #expect(serializer.options.maxValueBytes == 4096)
         let unknown = #expect(throws: SerializationError.self) {
             try factory.makeSerializer(configuration: ["maxDepht": .integer(2)])
         }
