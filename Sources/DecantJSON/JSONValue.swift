@@ -355,12 +355,19 @@ struct JSONBuilder {
     var tape: [UInt64] = []
     var bytes: [UInt8] = []
 
+    /// Appends a string or number span. A tape entry records a span's length in 28 bits and its offset in 32 bits, so
+    /// one string or number holds at most `Tape.maxSpanLength` (268,435,455) UTF-8 bytes and one value at most
+    /// `Tape.maxOffset` (4,294,967,295) bytes of them in total. Checked before anything is copied; the public
+    /// initializers that get here cannot throw, so callers that pass input-sized text (a decoded body, a canonical
+    /// form) must check the size first and report an error (`JSONParser` does: `spanTooLong`).
     mutating func appendSpan(kind: UInt64, _ utf8: some Collection<UInt8>) {
         let offset = bytes.count
-        bytes.append(contentsOf: utf8)
-        let length = bytes.count - offset
+        let length = utf8.count
         precondition(
-            length <= Tape.maxSpanLength && bytes.count <= Tape.maxOffset, "a JSONValue holds at most 4 GiB of text")
+            length <= Tape.maxSpanLength && length <= Tape.maxOffset - offset,
+            "a JSONValue string or number holds at most 268,435,455 UTF-8 bytes (2^28 - 1), and one value at most "
+                + "4,294,967,295 bytes of them in total (2^32 - 1); this one is \(length) bytes after \(offset)")
+        bytes.append(contentsOf: utf8)
         tape.append(Tape.span(kind: kind, offset: offset, length: length))
     }
 

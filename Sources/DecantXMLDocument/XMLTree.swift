@@ -165,11 +165,13 @@ extension XMLTree {
             }
         }
 
+        /// The record of the element at `index`. Element handles are only made for element slots (the builder,
+        /// ``node(at:)`` and the queries check the content first); should that ever not hold, an empty record is
+        /// returned rather than trapping, so no document can turn a broken invariant into a crash.
         func elementRecord(at index: Int) -> ElementRecord {
-            guard case .element(let record) = records[index].content else {
-                preconditionFailure("slot \(index) is not an element")
-            }
-            return record
+            if index >= 0, index < records.count, case .element(let record) = records[index].content { return record }
+            return ElementRecord(
+                name: XMLName(qualifiedName: ""), attributes: [], namespaceDeclarations: [], isEmptyElementTag: true)
         }
 
         /// The slots of the children of the element at `index`, in order.

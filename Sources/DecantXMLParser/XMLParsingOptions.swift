@@ -16,6 +16,16 @@ public import DecantCore
 /// | ``maxEntityExpansionBytes`` | 10,000,000 bytes | all entity replacement text read, in total |
 /// | ``maxEntityExpansionRatio`` | 10 | the same total against the body size (never below 1 MiB) |
 /// | ``maxEntityNestingDepth`` | 32 | entity references inside entity replacement text, nested |
+/// | ``maxNodeCount`` | 10,000,000 | nodes reported in total (elements, attributes, text, comments, ...) |
+/// | ``maxNodesPerByte`` | 1 | the same total against the body size (never below 100,000 nodes) |
+/// | ``maxOutputBytes`` | 1,000,000,000 bytes | bytes of names, values and text reported, in total |
+/// | ``maxOutputRatio`` | 16 | the same total against the body size (never below 4 MiB) |
+///
+/// An attribute default from an `<!ATTLIST>` counts at every element it is applied to: its entity replacement text
+/// against the expansion limits (as if its references were written there), and its name and value against the output
+/// limits. So a small document cannot report more than a bounded multiple of its size through any path (entities,
+/// defaults or plain markup): a honest document without entities reports about one node per 3–4 bytes and about as
+/// many bytes as it has.
 public struct XMLParsingOptions: Sendable, Hashable {
     /// Whether names are split into prefix and local name and bound to namespaces (Namespaces in XML 1.0); when
     /// `true`, `xmlns` attributes become ``XMLElementStart/namespaceDeclarations``. Defaults to `true`.
@@ -42,6 +52,22 @@ public struct XMLParsingOptions: Sendable, Hashable {
     public var maxEntityExpansionRatio: Int = XMLParsingOptions.defaultMaxEntityExpansionRatio
     /// The deepest nesting of entity references within entity replacement text. Defaults to 32.
     public var maxEntityNestingDepth: Int = XMLParsingOptions.defaultMaxEntityNestingDepth
+    /// The most nodes the parser reports in total: each element, attribute (defaulted ones included), namespace
+    /// declaration, run of character data, CDATA section, comment and processing instruction counts one. Defaults to
+    /// 10,000,000.
+    public var maxNodeCount: Int = XMLParsingOptions.defaultMaxNodeCount
+    /// The most nodes per byte of body: the total may not exceed this many times the body size, or
+    /// ``nodeCountFloor`` when that is larger. A document without entities or attribute defaults has at most about one
+    /// node per 3 bytes (`<a/>` is one node in 4 bytes). Defaults to 1.
+    public var maxNodesPerByte: Int = XMLParsingOptions.defaultMaxNodesPerByte
+    /// The most bytes the parser reports in total: every element and attribute name, attribute value, namespace
+    /// declaration, run of character data, CDATA section, comment and processing instruction, in UTF-8 bytes (end tags
+    /// do not count). Defaults to 1,000,000,000.
+    public var maxOutputBytes: Int = XMLParsingOptions.defaultMaxOutputBytes
+    /// The most bytes reported per byte of body: the total may not exceed this many times the body size, or
+    /// ``outputFloor`` when that is larger. A document reports about as many bytes as it has, plus its entity
+    /// expansions and attribute defaults. Defaults to 16.
+    public var maxOutputRatio: Int = XMLParsingOptions.defaultMaxOutputRatio
 
     /// The default of ``maxDepth``: 512.
     public static let defaultMaxDepth = 512
@@ -61,6 +87,18 @@ public struct XMLParsingOptions: Sendable, Hashable {
     public static let defaultMaxEntityNestingDepth = 32
     /// The expansion the ratio limit always allows, whatever the body size: 1 MiB.
     public static let entityExpansionFloor = 1 << 20
+    /// The default of ``maxNodeCount``: 10,000,000.
+    public static let defaultMaxNodeCount = 10_000_000
+    /// The default of ``maxNodesPerByte``: 1.
+    public static let defaultMaxNodesPerByte = 1
+    /// The nodes ``maxNodesPerByte`` always allows, whatever the body size: 100,000.
+    public static let nodeCountFloor = 100_000
+    /// The default of ``maxOutputBytes``: 1,000,000,000.
+    public static let defaultMaxOutputBytes = 1_000_000_000
+    /// The default of ``maxOutputRatio``: 16.
+    public static let defaultMaxOutputRatio = 16
+    /// The output ``maxOutputRatio`` always allows, whatever the body size: 4 MiB.
+    public static let outputFloor = 4 << 20
 
     /// Options with the defaults.
     public init(namespaceAware: Bool = true) {
@@ -73,6 +111,23 @@ public struct XMLParsingOptions: Sendable, Hashable {
         let (product, overflow) = max(0, maxEntityExpansionRatio).multipliedReportingOverflow(by: max(0, bodySize))
         let ratioLimit = overflow ? Int.max : max(product, XMLParsingOptions.entityExpansionFloor)
         return min(maxEntityExpansionBytes, ratioLimit)
+    }
+
+    /// The node budget for a body of `bodySize` bytes: the smaller of ``maxNodeCount`` and ``maxNodesPerByte`` times
+    /// the body size (at least ``nodeCountFloor``).
+    public func nodeBudget(bodySize: Int) -> Int {
+        min(maxNodeCount, Self.ratioLimit(maxNodesPerByte, bodySize, floor: Self.nodeCountFloor))
+    }
+
+    /// The output budget for a body of `bodySize` bytes: the smaller of ``maxOutputBytes`` and ``maxOutputRatio``
+    /// times the body size (at least ``outputFloor``).
+    public func outputBudget(bodySize: Int) -> Int {
+        min(maxOutputBytes, Self.ratioLimit(maxOutputRatio, bodySize, floor: Self.outputFloor))
+    }
+
+    private static func ratioLimit(_ ratio: Int, _ bodySize: Int, floor: Int) -> Int {
+        let (product, overflow) = max(0, ratio).multipliedReportingOverflow(by: max(0, bodySize))
+        return overflow ? Int.max : max(product, floor)
     }
 }
 
@@ -109,6 +164,18 @@ extension XMLParsingOptions {
             SerializerOption(
                 "maxEntityNestingDepth", .integer(1...10_000), default: .integer(defaultMaxEntityNestingDepth),
                 summary: "The deepest nesting of entity references within entity replacement text."),
+            SerializerOption(
+                "maxNodeCount", .integer(0...Int.max), default: .integer(defaultMaxNodeCount),
+                summary: "The most nodes (elements, attributes, text, comments, ...) reported in total."),
+            SerializerOption(
+                "maxNodesPerByte", .integer(0...Int.max), default: .integer(defaultMaxNodesPerByte),
+                summary: "The most nodes reported per body byte (never below 100,000 in total)."),
+            SerializerOption(
+                "maxOutputBytes", .integer(0...Int.max), default: .integer(defaultMaxOutputBytes),
+                summary: "The most bytes of names, values and text reported in total."),
+            SerializerOption(
+                "maxOutputRatio", .integer(0...Int.max), default: .integer(defaultMaxOutputRatio),
+                summary: "The most bytes of names, values and text reported per body byte (never below 4 MiB)."),
         ]
     }
 
@@ -130,6 +197,10 @@ extension XMLParsingOptions {
             ("maxEntityExpansionBytes", \.maxEntityExpansionBytes),
             ("maxEntityExpansionRatio", \.maxEntityExpansionRatio),
             ("maxEntityNestingDepth", \.maxEntityNestingDepth),
+            ("maxNodeCount", \.maxNodeCount),
+            ("maxNodesPerByte", \.maxNodesPerByte),
+            ("maxOutputBytes", \.maxOutputBytes),
+            ("maxOutputRatio", \.maxOutputRatio),
         ]
         for (name, keyPath) in limits {
             guard let value = configuration[name] else { continue }

@@ -134,7 +134,7 @@ extension XMLScanner {
         let value = String(decoding: text, as: UTF8.self)
         text.removeAll(keepingCapacity: true)
         let position = position(ofMainOffset: textStart)
-        try sink.receive(.characters(value), at: position)
+        try emit(.characters(value), at: position)
     }
 
     /// Scans character data up to the next `<` or `&`.
@@ -314,10 +314,10 @@ extension XMLScanner {
                 isEmptyElementTag: isEmpty)
             namespaceCount = 0
         }
-        try sink.receive(.startElement(start), at: position)
+        try emit(.startElement(start), at: position)
         if isEmpty {
             popNamespaceBindings(namespaceCount)
-            try sink.receive(.endElement(start.name), at: position)
+            try emit(.endElement(start.name), at: position)
         } else {
             elements.append(OpenElement(name: start.name, position: position, namespaceCount: namespaceCount))
         }
@@ -337,7 +337,8 @@ extension XMLScanner {
     }
 
     /// Normalizes the attributes an ATTLIST types (other than CDATA) and adds defaulted ones, at a cost that follows
-    /// the tag's attributes and the defaults it receives, not the number of declarations.
+    /// the tag's attributes and the defaults it receives, not the number of declarations. Each default applied counts
+    /// its entity replacement text against the expansion budget again.
     mutating func applyAttributeDeclarations(_ list: AttributeList, element: String) throws {
         if list.hasTokenTypes {
             for index in rawAttributes.indices {
@@ -355,6 +356,14 @@ extension XMLScanner {
                 throw limit(
                     "the start tag `<\(element)>` has more than \(options.maxAttributesPerElement) attributes",
                     "maxAttributesPerElement")
+            }
+            if declaration.defaultExpansion > 0 {
+                // The default holds entity replacement text: applying it reads that text again, as a reference
+                // written in this start tag would (an `<!ATTLIST>` default is otherwise an unbounded multiplier).
+                try countExpansion(
+                    declaration.defaultExpansion,
+                    "applying the default value of the attribute `\(declaration.name)` to `<\(element)>` (it holds "
+                        + "\(declaration.defaultExpansion) bytes of entity replacement text)")
             }
             rawAttributes.append((declaration.name, value, false))
         }
@@ -400,7 +409,7 @@ extension XMLScanner {
         }
         elements.removeLast()
         popNamespaceBindings(open.namespaceCount)
-        try sink.receive(.endElement(open.name), at: position(ofMainOffset: frames.isEmpty ? tagOffset : mainOffset))
+        try emit(.endElement(open.name), at: position(ofMainOffset: frames.isEmpty ? tagOffset : mainOffset))
     }
 
     // MARK: - Attribute values

@@ -35,7 +35,7 @@ extension XMLScanner {
         pos += 1
         let doctype = XMLDocumentType(
             name: name, publicID: publicID, systemID: systemID, internalSubset: internalSubset, notations: notations)
-        try sink.receive(.documentType(doctype), at: position(ofMainOffset: startOffset))
+        try emit(.documentType(doctype), at: position(ofMainOffset: startOffset))
     }
 
     /// Parses an ExternalID (§4.2.2 [75]), or with `systemOptional` also a PublicID (§4.7 [83]); the position is
@@ -360,6 +360,7 @@ extension XMLScanner {
             }
             try requireDeclarationSpace("after the type of the attribute `\(name)`")
             var defaultValue: String?
+            var defaultExpansion = 0
             if matches("#REQUIRED") {
                 pos += 9
             } else if matches("#IMPLIED") {
@@ -374,13 +375,16 @@ extension XMLScanner {
                         "expected `#REQUIRED`, `#IMPLIED`, `#FIXED` or a quoted default value for `\(name)`"
                             + describeNext())
                 }
+                let expandedBefore = expandedBytes
                 let value = try parseAttributeValue()
                 defaultValue = isCDATA ? value : XMLScanner.collapseSpaces(value)
+                defaultExpansion = expandedBytes - expandedBefore
             }
             if processes {
                 // In place and indexed: copying the list and searching it for each declaration was quadratic.
                 attributeDeclarations[element, default: AttributeList()].add(
-                    AttributeDeclaration(name: name, isCDATA: isCDATA, defaultValue: defaultValue))
+                    AttributeDeclaration(
+                        name: name, isCDATA: isCDATA, defaultValue: defaultValue, defaultExpansion: defaultExpansion))
             }
         }
     }

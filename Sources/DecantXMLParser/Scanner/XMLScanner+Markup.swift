@@ -59,7 +59,7 @@ extension XMLScanner {
         }
         if emits {
             let value = String(decoding: scratch, as: UTF8.self)
-            try sink.receive(.comment(value), at: position(ofMainOffset: startOffset))
+            try emit(.comment(value), at: position(ofMainOffset: startOffset))
         }
     }
 
@@ -116,7 +116,7 @@ extension XMLScanner {
         }
         if emits {
             let data = String(decoding: scratch, as: UTF8.self)
-            try sink.receive(
+            try emit(
                 .processingInstruction(target: target, data: data), at: position(ofMainOffset: startOffset))
         }
     }
@@ -151,7 +151,7 @@ extension XMLScanner {
             }
         }
         let value = String(decoding: scratch, as: UTF8.self)
-        try sink.receive(.cdata(value), at: position(ofMainOffset: startOffset))
+        try emit(.cdata(value), at: position(ofMainOffset: startOffset))
     }
 
     // MARK: - XML declaration
@@ -238,6 +238,6 @@ extension XMLScanner {
         }
         self.standalone = standalone
         let declaration = XMLDeclaration(version: version, encoding: encoding, standalone: standalone)
-        try sink.receive(.xmlDeclaration(declaration), at: position(ofMainOffset: startOffset))
+        try emit(.xmlDeclaration(declaration), at: position(ofMainOffset: startOffset))
     }
 }

@@ -29,6 +29,9 @@ struct XMLScanner<Sink: XMLEventSink> {
         var name: String
         var isCDATA: Bool
         var defaultValue: String?
+        /// The entity replacement text read while parsing the default value, counted again against the expansion
+        /// budget each time the default is applied (as if its references were written in the start tag).
+        var defaultExpansion = 0
     }
 
     /// The attributes an `<!ATTLIST>` declares for one element type, in declaration order, indexed so that a start
@@ -104,6 +107,11 @@ struct XMLScanner<Sink: XMLEventSink> {
     var standalone: Bool?
     var expandedBytes = 0
     let expansionBudget: Int
+    /// The nodes and bytes reported so far (see ``emit(_:at:)``), and their budgets.
+    var nodeCount = 0
+    let nodeBudget: Int
+    var outputBytes = 0
+    let outputBudget: Int
 
     /// Checks the encoding the XML declaration names against the one the body was decoded with.
     let encodingCheck: (String) -> XMLFailure?
@@ -122,6 +130,8 @@ struct XMLScanner<Sink: XMLEventSink> {
         self.mainEnd = end
         self.tracker = XMLPositionTracker(start: start)
         self.expansionBudget = options.entityExpansionBudget(bodySize: bodySize)
+        self.nodeBudget = options.nodeBudget(bodySize: bodySize)
+        self.outputBudget = options.outputBudget(bodySize: bodySize)
         self.encodingCheck = encodingCheck
     }
 
@@ -169,7 +179,7 @@ struct XMLScanner<Sink: XMLEventSink> {
                 "entity references are nested more than \(options.maxEntityNestingDepth) deep (at `\(sigil)\(name);`)",
                 "maxEntityNestingDepth")
         }
-        try countExpansion(replacement.count, entity: "\(sigil)\(name);")
+        try countExpansion(replacement.count, "expanding `\(sigil)\(name);`")
         guard !replacement.isEmpty else { return }
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: replacement.count)
         replacement.withUnsafeBufferPointer { buffer.initialize(from: $0.baseAddress!, count: $0.count) }
@@ -183,7 +193,9 @@ struct XMLScanner<Sink: XMLEventSink> {
         end = replacement.count
     }
 
-    mutating func countExpansion(_ count: Int, entity: String) throws {
+    /// Adds `count` bytes of entity replacement text to the total; `what` (such as "expanding `&e;`") says what read
+    /// them, for the message when the total goes over the budget.
+    mutating func countExpansion(_ count: Int, _ what: @autoclosure () -> String) throws {
         expandedBytes += count
         guard expandedBytes <= expansionBudget else {
             let byBytes = options.maxEntityExpansionBytes <= expansionBudget
@@ -192,8 +204,59 @@ struct XMLScanner<Sink: XMLEventSink> {
                 byBytes
                 ? "more than \(options.maxEntityExpansionBytes) bytes"
                 : "more than \(options.maxEntityExpansionRatio) times the body size"
-            throw limit("expanding `\(entity)` makes the entity replacement text read in total \(detail)", option)
+            throw limit("\(what()) makes the entity replacement text read in total \(detail)", option)
         }
+    }
+
+    /// Reports an event to the sink after counting it against the node and output budgets: each element, attribute,
+    /// namespace declaration, run of text, CDATA section, comment, processing instruction and document type is a node,
+    /// and its names, values and text are output bytes (an end tag is neither: its name was counted at the start).
+    mutating func emit(_ event: XMLEvent, at position: XMLPosition) throws {
+        var nodes = 1
+        var bytes = 0
+        switch event {
+        case .startElement(let start):
+            nodes += start.attributes.count + start.namespaceDeclarations.count
+            bytes = start.name.qualifiedName.utf8.count
+            for attribute in start.attributes {
+                bytes += attribute.name.qualifiedName.utf8.count + attribute.value.utf8.count
+            }
+            for declaration in start.namespaceDeclarations {
+                bytes += (declaration.prefix?.utf8.count ?? 0) + declaration.uri.utf8.count
+            }
+        case .endElement, .xmlDeclaration:
+            nodes = 0
+        case .characters(let text), .cdata(let text), .comment(let text):
+            bytes = text.utf8.count
+        case .processingInstruction(let target, let data):
+            bytes = target.utf8.count + data.utf8.count
+        case .documentType(let type):
+            bytes = type.name.utf8.count + (type.internalSubset?.utf8.count ?? 0)
+        }
+        nodeCount += nodes
+        outputBytes += bytes
+        if nodeCount > nodeBudget {
+            let byCount = options.maxNodeCount <= nodeBudget
+            throw limit(
+                "the document has more than "
+                    + (byCount
+                        ? "\(options.maxNodeCount) nodes"
+                        : "\(options.maxNodesPerByte) node(s) per byte of body (\(nodeBudget) nodes)")
+                    + " (elements, attributes, text, comments and processing instructions, counted with the "
+                    + "entities and attribute defaults they come from)",
+                byCount ? "maxNodeCount" : "maxNodesPerByte")
+        }
+        if outputBytes > outputBudget {
+            let byBytes = options.maxOutputBytes <= outputBudget
+            throw limit(
+                "the document's names, attribute values and text add up to more than "
+                    + (byBytes
+                        ? "\(options.maxOutputBytes) bytes"
+                        : "\(options.maxOutputRatio) times the body size (\(outputBudget) bytes)")
+                    + ", counted with the entities and attribute defaults they come from",
+                byBytes ? "maxOutputBytes" : "maxOutputRatio")
+        }
+        try sink.receive(event, at: position)
     }
 
     /// Pops the current entity input.
