@@ -33,7 +33,7 @@ extension JSONValue: ConformanceRepresentable {
 extension DecodedText: ConformanceRepresentable {
     /// `{"text": TEXT, "encoding": WHATWG-NAME}`.
     public func conformanceValue() throws -> JSONValue {
-        .object([("text", JSONValue(text)), ("encoding", JSONValue(encoding.name))])
+        .object([("text", try JSONValue(checking: text)), ("encoding", JSONValue(encoding.name))])
     }
 }
 
@@ -73,7 +73,7 @@ extension XMLTree: ConformanceRepresentable {
     /// `{"c14n": TEXT}`: the document in W3C Canonical XML 1.0 without comments, which independent tools (libxml2
     /// through lxml, for the fixtures) compute too.
     public func conformanceValue() throws -> JSONValue {
-        .object([("c14n", JSONValue(canonicalXML(.canonicalXML10)))])
+        .object([("c14n", try JSONValue(checking: canonicalXML(.canonicalXML10)))])
     }
 }
 
@@ -87,7 +87,7 @@ extension XMLStreamParser: ConformanceRepresentable {
 extension Data: ConformanceRepresentable {
     /// `{"data_base64": BASE64}`.
     public func conformanceValue() throws -> JSONValue {
-        .object([("data_base64", JSONValue(base64EncodedString()))])
+        .object([("data_base64", try JSONValue(checking: base64EncodedString()))])
     }
 }
 

@@ -1,3 +1,5 @@
+public import DecantCore
+
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
 #else
@@ -275,7 +277,27 @@ extension JSONStorage {
 // MARK: - Building values
 
 extension JSONValue {
-    /// A string value.
+    /// The most UTF-8 bytes one string or number of a `JSONValue` holds: 268,435,455 (2^28 - 1). The parser reports
+    /// a longer one as an error; code that builds values from input-sized text checks against it first, or uses
+    /// ``init(checking:)``.
+    public static let maxStringBytes = Tape.maxSpanLength
+
+    /// A string value, or `limitExceeded` when `string` has more than ``maxStringBytes`` UTF-8 bytes: for text whose
+    /// size comes from input (a decoded body, a canonical form), where ``init(_:)-(String)`` would stop the process.
+    public init(checking string: String) throws(SerializationError) {
+        let count = string.utf8.count
+        guard count <= Self.maxStringBytes else {
+            throw SerializationError(
+                code: .limitExceeded,
+                message: "The text is \(count) bytes of UTF-8, more than a JSONValue string holds "
+                    + "(\(Self.maxStringBytes) bytes, JSONValue.maxStringBytes); lower the body size limit or work "
+                    + "with the value itself rather than its JSON form.")
+        }
+        self.init(string)
+    }
+
+    /// A string value. `string` must have at most ``maxStringBytes`` UTF-8 bytes; use ``init(checking:)`` for text
+    /// whose size comes from input.
     public init(_ string: String) {
         var builder = JSONBuilder()
         builder.appendString(string)

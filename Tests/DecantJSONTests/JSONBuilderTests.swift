@@ -1,3 +1,4 @@
+import DecantCore
 import Foundation
 import Testing
 
@@ -28,5 +29,17 @@ import Testing
         let entry = Tape.span(kind: Tape.stringKind, offset: Tape.maxOffset, length: Tape.maxSpanLength)
         #expect(Tape.offset(entry) == Tape.maxOffset && Tape.length(entry) == Tape.maxSpanLength)
         #expect(Tape.kind(entry) == Tape.stringKind)
+    }
+
+    /// Regression: a canonical form built from a body (an XML document's canonical text, a decoded text) reached the
+    /// builder's precondition when it was longer than a span; `JSONValue(checking:)` reports it instead.
+    @Test func checkingInitializerReportsTextLongerThanASpan() throws {
+        #expect(try JSONValue(checking: "short") == JSONValue("short"))
+        let fits = String(repeating: "x", count: JSONValue.maxStringBytes)
+        #expect(try JSONValue(checking: fits).stringValue?.utf8.count == JSONValue.maxStringBytes)
+        let tooLong = fits + "é"
+        let error = #expect(throws: SerializationError.self) { try JSONValue(checking: tooLong) }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.message.contains("JSONValue.maxStringBytes") == true)
     }
 }
