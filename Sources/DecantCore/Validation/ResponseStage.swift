@@ -32,7 +32,8 @@ public struct BodySizeLimit: ResponseStage, Hashable {
         throw SerializationError(
             code: .bodyTooLarge,
             message: "The body has \(response.body.count) bytes, more than the limit of \(maxBytes). Raise the "
-                + "chain's body size limit if such bodies are expected.",
+                + "chain's body size limit (`BodySizeLimit.maxBytes`, `limits.maxBodyBytes` in a chain configuration) "
+                + "if such bodies are expected.",
             mediaType: response.contentType, response: response)
     }
 }

@@ -1,0 +1,200 @@
+import Decant
+import Foundation
+import Testing
+
+/// Every row of the README's limits table has a case here that exceeds that limit (lowered where the default would
+/// need a large input) and gets the error code the table names, with a message naming the option to raise; and every
+/// case here has a row. The table and the code cannot drift apart.
+@Suite struct LimitsTableTests {
+    /// One row: the limit's name as the table writes it (in backticks, first cell) and its error code (last cell).
+    struct Row: Sendable, Hashable, CustomTestStringConvertible {
+        let name: String
+        let code: String
+        var testDescription: String { name }
+    }
+
+    static let packageRoot: URL = {
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+            directory.deleteLastPathComponent()
+        }
+        return directory
+    }()
+
+    /// The rows of the table under `## Limits` in README.md.
+    static let rows: [Row] = {
+        guard let readme = try? String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8),
+            let start = readme.range(of: "\n## Limits\n")
+        else { return [] }
+        let section = readme[start.upperBound...].prefix { _ in true }
+        let end = section.range(of: "\n## ")?.lowerBound ?? section.endIndex
+        return section[..<end].split(separator: "\n").compactMap { line -> Row? in
+            guard line.hasPrefix("| `") else { return nil }
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let first = cells.first, let last = cells.last,
+                let name = first.split(separator: "`").first.map(String.init),
+                let code = last.split(separator: "`").first.map(String.init)
+            else { return nil }
+            return Row(name: name, code: code)
+        }
+    }()
+
+    /// Limits of the `decant` tool, exceeded in `DecantToolTests` (they need the built executable).
+    static let toolRows: Set<String> = ["decant decode", "decant sniff", "decant media-type"]
+
+    @Test func theTableListsEveryCaseAndNothingElse() {
+        let names = Set(Self.rows.map(\.name))
+        #expect(!names.isEmpty, "README.md has no limits table")
+        #expect(names.subtracting(Self.toolRows) == Set(Self.cases.keys))
+        #expect(names.isSuperset(of: Self.toolRows))
+    }
+
+    @Test(arguments: rows.filter { !toolRows.contains($0.name) })
+    func eachLimitIsHitWithTheTablesCode(_ row: Row) throws {
+        let trigger = try #require(Self.cases[row.name], "no case exceeds \(row.name)")
+        let error = try #require(trigger(), "\(row.name) was not exceeded")
+        #expect(error.code.rawValue == row.code, "\(row.name): \(error.message)")
+        let option = row.name.split(separator: ".").last.map(String.init) ?? row.name
+        #expect(error.message.contains(option), "\(row.name): the message should name the option: \(error.message)")
+    }
+
+    // MARK: - The cases
+
+    /// The error of `body`, or `nil` when it succeeded.
+    static func failure(_ body: () throws -> Void) -> SerializationError? {
+        do {
+            try body()
+            return nil
+        } catch let error as SerializationError {
+            return error
+        } catch {
+            return SerializationError(code: .init("unexpected"), message: "\(error)")
+        }
+    }
+
+    static func xml(_ text: String, _ configure: (inout XMLParsingOptions) -> Void) -> SerializationError? {
+        var options = XMLParsingOptions()
+        configure(&options)
+        return failure { try XMLStreamParser(data: Data(text.utf8), options: options).forEachEvent { _, _ in } }
+    }
+
+    static func plist(_ data: Data, _ configure: (inout PropertyListParsingOptions) -> Void) -> SerializationError? {
+        var options = PropertyListParsingOptions()
+        configure(&options)
+        return failure { _ = try PropertyListParser(options: options).parse(data) }
+    }
+
+    static func hex(_ text: String) -> Data {
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            bytes.append(UInt8(text[index..<next], radix: 16)!)
+            index = next
+        }
+        return Data(bytes)
+    }
+
+    /// `python3 -c 'import gzip; print(gzip.compress(b"a" * 1000, mtime=0).hex())'`.
+    static let gzipOf1000As = hex("1f8b08000000000002034b4c1c05a360140c77000003da389ae8030000")
+
+    static func gzipResponse() -> Response {
+        Response(
+            status: 200, headers: ["Content-Type": "text/plain", "Content-Encoding": "gzip"], body: gzipOf1000As)
+    }
+
+    static let cases: [String: @Sendable () -> SerializationError?] = [
+        "BodySizeLimit.maxBytes": {
+            failure {
+                var chain = ResponseChain(DataResponseSerializer())
+                chain.preprocessors = [BodySizeLimit(maxBytes: 4)]
+                _ = try chain.serialize(Response(status: 200, headers: [:], body: Data("12345".utf8)))
+            }
+        },
+        "RawMessageLimits.maxHeaderBytes": {
+            failure {
+                _ = try Response(
+                    raw: Data("HTTP/1.1 200 OK\r\nX-Long: \(String(repeating: "a", count: 100))\r\n\r\n".utf8),
+                    limits: .init(maxHeaderBytes: 32))
+            }
+        },
+        "RawMessageLimits.maxHeaderFields": {
+            failure {
+                _ = try Response(
+                    raw: Data("HTTP/1.1 200 OK\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n".utf8), limits: .init(maxHeaderFields: 2)
+                )
+            }
+        },
+        "RawMessageLimits.maxBodyBytes": {
+            failure {
+                _ = try Response(raw: Data("HTTP/1.1 200 OK\r\n\r\n12345".utf8), limits: .init(maxBodyBytes: 4))
+            }
+        },
+        "ContentDecoding.maxDecodedBytes": {
+            failure { _ = try ContentDecoding(maxDecodedBytes: 999).process(gzipResponse()) }
+        },
+        "ContentDecoding.maxExpansionRatio": {
+            failure { _ = try ContentDecoding(maxExpansionRatio: 10).process(gzipResponse()) }
+        },
+        "JSONParsingOptions.maxDepth": {
+            failure { _ = try JSONParser(options: JSONParsingOptions(maxDepth: 2)).parse(Data("[[[1]]]".utf8)) }
+        },
+        "JSONParsingOptions.maxBytes": {
+            failure { _ = try JSONParser(options: JSONParsingOptions(maxBytes: 4)).parse(Data("[1,2,3]".utf8)) }
+        },
+        "PropertyListParsingOptions.maxDepth": {
+            plist(Data("<plist><array><array><array/></array></array></plist>".utf8)) { $0.maxDepth = 2 }
+        },
+        "PropertyListParsingOptions.maxObjects": {
+            plist(Data("<plist><array><integer>1</integer><integer>2</integer></array></plist>".utf8)) {
+                $0.maxObjects = 2
+            }
+        },
+        // `python3 -c 'import plistlib; print(plistlib.dumps("abcdefghij", fmt=plistlib.FMT_BINARY).hex())'`.
+        "PropertyListParsingOptions.maxValueBytes": {
+            plist(
+                hex(
+                    "62706c69737430305a6162636465666768696a080000000000000101"
+                        + "000000000000000100000000000000000000000000000013")
+            ) { $0.maxValueBytes = 4 }
+        },
+        "XMLParsingOptions.maxDepth": { xml("<a><b><c/></b></a>") { $0.maxDepth = 2 } },
+        "XMLParsingOptions.maxAttributesPerElement": {
+            xml("<a x='1' y='2'/>") { $0.maxAttributesPerElement = 1 }
+        },
+        "XMLParsingOptions.maxNameLength": { xml("<abcd/>") { $0.maxNameLength = 3 } },
+        "XMLParsingOptions.maxAttributeValueLength": { xml("<a x='abcd'/>") { $0.maxAttributeValueLength = 3 } },
+        "XMLParsingOptions.maxTextLength": { xml("<a>abcd</a>") { $0.maxTextLength = 3 } },
+        "XMLParsingOptions.maxEntityExpansionBytes": {
+            xml("<!DOCTYPE a [<!ENTITY e '0123456789abc'>]><a>&e;</a>") { $0.maxEntityExpansionBytes = 10 }
+        },
+        "XMLParsingOptions.maxEntityExpansionRatio": {
+            // 2 MB of expansion from a body of about 1 KB: over the 1 MiB floor, under the 10 MB byte limit.
+            let kilobyte = String(repeating: "x", count: 1000)
+            let dtd =
+                "<!ENTITY e0 '\(kilobyte)'><!ENTITY e1 '\(String(repeating: "&e0;", count: 10))'>"
+                + "<!ENTITY e2 '\(String(repeating: "&e1;", count: 10))'>"
+                + "<!ENTITY e3 '\(String(repeating: "&e2;", count: 10))'>"
+            return xml("<!DOCTYPE a [\(dtd)]><a>&e3;&e3;</a>") { $0.maxEntityExpansionRatio = 1 }
+        },
+        "XMLParsingOptions.maxEntityNestingDepth": {
+            xml("<!DOCTYPE a [<!ENTITY e1 'x'><!ENTITY e2 '&e1;'><!ENTITY e3 '&e2;'>]><a>&e3;</a>") {
+                $0.maxEntityNestingDepth = 2
+            }
+        },
+        "XMLParsingOptions.maxNodeCount": { xml("<a><b/><c/><d/></a>") { $0.maxNodeCount = 3 } },
+        "XMLParsingOptions.maxNodesPerByte": {
+            // 21 nodes per 4-byte element (20 defaulted attributes): over one node per byte and the 100,000 floor.
+            let attributes = (1...20).map { "x\($0) CDATA '1'" }.joined(separator: " ")
+            let elements = String(repeating: "<a/>", count: 10_000)
+            return xml("<!DOCTYPE r [<!ATTLIST a \(attributes)>]><r>\(elements)</r>") { _ in }
+        },
+        "XMLParsingOptions.maxOutputBytes": { xml("<a>0123456789ab</a>") { $0.maxOutputBytes = 10 } },
+        "XMLParsingOptions.maxOutputRatio": {
+            // A 1,000-byte literal default on 5,000 elements: 5 MB from about 21 KB, over the 4 MiB floor.
+            let value = String(repeating: "v", count: 1000)
+            let elements = String(repeating: "<a/>", count: 5000)
+            return xml("<!DOCTYPE r [<!ATTLIST a x CDATA '\(value)'>]><r>\(elements)</r>") { _ in }
+        },
+    ]
+}
