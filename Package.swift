@@ -46,7 +46,8 @@ let modules: [Module] = [
         dependencies: [
             "DecantCore", "DecantFoundation", "DecantJSON", "DecantString", "DecantPropertyList", "DecantXMLParser",
             "DecantXMLDocument", "DecantImage",
-        ]),
+        ],
+        testDependencies: ["DecantConformance"]),
     // The fixture-driven conformance kit, a public product so third parties run the same suite on their plugins.
     Module(
         name: "DecantConformance",

@@ -2,7 +2,7 @@
 // allocation on any bytes; a decoded image has width * height * 4 bytes of pixels and frames of the same size;
 // decoding on demand agrees.
 // fuzz-modules: DecantCore DecantImage
-// fuzz-seeds: images/bmpsuite/g images/bmpsuite/q images/bmpsuite/b images/image-rs/tests/images/bmp
+// fuzz-seeds: Fixtures/image images/bmpsuite/g images/bmpsuite/q images/bmpsuite/b images/image-rs/tests/images/bmp
 // fuzz-max-len: 65536
 import DecantCore
 import FoundationEssentials

@@ -2,7 +2,7 @@
 // allocation on any bytes; a decoded image has width * height * 4 bytes of pixels and frames of the same size;
 // decoding on demand agrees.
 // fuzz-modules: DecantCore DecantImage
-// fuzz-seeds: images/image-gif/tests images/image-rs/tests/images/gif
+// fuzz-seeds: Fixtures/image images/image-gif/tests images/image-rs/tests/images/gif
 // fuzz-max-len: 65536
 import DecantCore
 import FoundationEssentials

@@ -2,7 +2,7 @@
 // allocation on any bytes; a decoded image has width * height * 4 bytes of pixels and frames of the same size;
 // decoding on demand agrees.
 // fuzz-modules: DecantCore DecantImage
-// fuzz-seeds: images/image-rs/tests/images/ico images/image-rs/tests/bad/ico images/image-rs/tests/regression/ico
+// fuzz-seeds: Fixtures/image images/image-rs/tests/images/ico images/image-rs/tests/bad/ico images/image-rs/tests/regression/ico
 // fuzz-max-len: 65536
 import DecantCore
 import FoundationEssentials

@@ -1,5 +1,7 @@
 // libFuzzer target: raw HTTP/1.1 message parsing. Invariants: no crash; a parsed response serialises back to a message
 // that parses to the same status, headers and body.
+// fuzz-seeds: Fixtures
+// fuzz-max-len: 16384
 import FoundationEssentials
 
 /// The libFuzzer entry point: runs one input through the checks above and traps on a broken invariant.

@@ -4,7 +4,7 @@
 // canonical forms are written and stay the same through that round trip; navigation is consistent; fixed and
 // fuzzed XMLPath queries compile or throw, and agree with navigation.
 // fuzz-modules: DecantCore DecantXMLParser DecantXMLDocument
-// fuzz-seeds: xml/xmlconf/xmlconf
+// fuzz-seeds: Fixtures/xmlDocument xml/xmlconf/xmlconf
 // fuzz-max-len: 32768
 // fuzz-dict: FuzzXML.dict
 import DecantCore
@@ -22,6 +22,8 @@ func fuzzTightOptions(namespaceAware: Bool) -> XMLParsingOptions {
     options.maxEntityExpansionBytes = 256
     options.maxEntityExpansionRatio = 1
     options.maxEntityNestingDepth = 3
+    options.maxNodeCount = 4096
+    options.maxOutputBytes = 1 << 16
     return options
 }
 

@@ -4,7 +4,7 @@
 // characters and stays within the limits; a parse is deterministic; tight limits only ever add `limitExceeded`; the
 // conformance suite's canonical form is a fixed point.
 // fuzz-modules: DecantCore DecantXMLParser
-// fuzz-seeds: xml/xmlconf/xmlconf
+// fuzz-seeds: Fixtures/xmlDocument xml/xmlconf/xmlconf
 // fuzz-max-len: 32768
 // fuzz-dict: FuzzXML.dict
 import DecantCore
@@ -21,6 +21,8 @@ func fuzzTightOptions(namespaceAware: Bool) -> XMLParsingOptions {
     options.maxEntityExpansionBytes = 256
     options.maxEntityExpansionRatio = 1
     options.maxEntityNestingDepth = 3
+    options.maxNodeCount = 4096
+    options.maxOutputBytes = 1 << 16
     return options
 }
 
