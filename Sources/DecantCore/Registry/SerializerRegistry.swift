@@ -271,12 +271,7 @@ public struct SerializerRegistry: Sendable {
     ) -> [AnyResponseSerializer<any Sendable>] {
         resolution.candidates.compactMap { candidate -> AnyResponseSerializer<any Sendable>? in
             guard let serializer = entry(for: candidate.id)?.defaultSerializer else { return nil }
-            guard let type else { return serializer }
-            switch serializer.produces(type) {
-            case true?: return serializer
-            case false?: return nil
-            case nil: return serializer.checkingOutput(is: type)
-            }
+            return type.map { serializer.restricted(to: $0) } ?? serializer
         }
     }
 
@@ -288,14 +283,8 @@ public struct SerializerRegistry: Sendable {
     ) throws(SerializationError) -> SerializedValue {
         let compound: CompoundSerializer<any Sendable>
         if resolution.candidates.isEmpty {
-            var all = entries.compactMap(\.defaultSerializer)
-            if let type {
-                all = all.compactMap { serializer in
-                    switch serializer.produces(type) {
-                    case true?: return serializer
-                    case false?: return nil
-                    case nil: return serializer.checkingOutput(is: type)
-                    }
+            let all = entries.compactMap { entry in
+                entry.defaultSerializer.flatMap { serializer in type.map { serializer.restricted(to: $0) } ?? serializer
                 }
             }
             compound = CompoundSerializer(all, sniffing: sniffing, id: "registry")
@@ -493,11 +482,9 @@ public struct SerializerRegistry: Sendable {
         _ result: SerializedValue, to type: T.Type, response: Response
     ) throws(SerializationError) -> T {
         guard let value = result.value as? T else {
-            throw SerializationError(
-                code: .unexpectedOutputType,
-                message: "The serializer '\(result.serializerID)' produced a \(Swift.type(of: result.value)), not the "
-                    + "requested \(T.self). Ask for its output type, or configure a serializer that produces \(T.self).",
-                mediaType: result.mediaType, serializerID: result.serializerID, response: response)
+            throw SerializationError.unexpectedOutput(
+                result.value, of: result.serializerID, requested: T.self, mediaType: result.mediaType,
+                response: response)
         }
         return value
     }
@@ -590,5 +577,21 @@ public struct SerializedValue: Sendable, CustomStringConvertible {
         }
         lines.append("produced by: \(serializerID)")
         return lines.joined(separator: "\n")
+    }
+}
+
+extension SerializationError {
+    /// The error for a value of another type than the one requested.
+    @usableFromInline
+    static func unexpectedOutput<T>(
+        _ value: any Sendable, of serializerID: SerializerID, requested: T.Type, mediaType: MediaType?,
+        response: Response
+    ) -> SerializationError {
+        SerializationError(
+            code: .unexpectedOutputType,
+            message:
+                "The serializer '\(serializerID)' produced a \(Swift.type(of: value)), not the requested \(T.self). "
+                + "Ask for its output type, or configure a serializer that produces \(T.self).",
+            mediaType: mediaType, serializerID: serializerID, response: response)
     }
 }

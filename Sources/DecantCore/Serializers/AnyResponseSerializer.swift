@@ -73,18 +73,21 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
     /// The name of the wrapped serializer's own output type, for messages.
     var outputTypeName: String { box.outputTypeName }
 
-    /// This serializer, failing with ``SerializationError/Code/unexpectedOutputType`` when a value (or empty value)
-    /// it produces is not a `T`: for typed requests over serializers whose output type is known only from their
-    /// values.
-    func checkingOutput<T>(is type: T.Type) -> AnyResponseSerializer<Output> {
+    /// This serializer for a request of `T`s: itself when its values are `T`s, `nil` when they never are, and when
+    /// its output type is known only from its values (``produces(_:)`` is `nil`), a serializer that fails with
+    /// ``SerializationError/Code/unexpectedOutputType`` on a value (or empty value) that is not a `T`.
+    func restricted<T>(to type: T.Type) -> AnyResponseSerializer<Output>? {
+        switch produces(type) {
+        case true?: return self
+        case false?: return nil
+        case nil: break
+        }
         let serializer = self
         @Sendable func checked(_ value: Output, _ response: Response) throws -> Output {
             guard value is T else {
-                throw SerializationError(
-                    code: .unexpectedOutputType,
-                    message: "The serializer '\(serializer.serializerID)' produced a \(Swift.type(of: value)), not "
-                        + "the requested \(T.self).",
-                    mediaType: response.contentType, serializerID: serializer.serializerID, response: response)
+                throw SerializationError.unexpectedOutput(
+                    value, of: serializer.serializerID, requested: T.self, mediaType: response.contentType,
+                    response: response)
             }
             return value
         }
