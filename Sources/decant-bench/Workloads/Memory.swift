@@ -25,12 +25,8 @@ enum MemoryWorkloads {
         var decant: [Double] = []
         var foundation: [Double] = []
         for _ in 0..<repetitions {
-            decant.append(Double(try probe(side: "decant", path: path)) / size)
-            foundation.append(Double(try probe(side: "foundation", path: path)) / size)
-        }
-        func spread(_ values: [Double]) -> Double? {
-            let middle = Statistics.median(values)
-            return values.count > 1 && middle > 0 ? (values.max()! - values.min()!) / middle : nil
+            decant.append(Double(try probe(side: "decant", path: path).growth) / size)
+            foundation.append(Double(try probe(side: "foundation", path: path).growth) / size)
         }
         return .direct(
             DirectResult(
@@ -41,8 +37,24 @@ enum MemoryWorkloads {
                     + "median of \(repetitions) child processes; spread is (max-min)/median"))
     }
 
-    /// Runs the bench executable as a probe and returns the peak RSS growth in bytes.
-    private static func probe(side: String, path: String) throws -> Int {
+    /// (max - min) / median of `values`, or `nil` for fewer than two values.
+    static func spread(_ values: [Double]) -> Double? {
+        let middle = Statistics.median(values)
+        return values.count > 1 && middle > 0 ? (values.max()! - values.min()!) / middle : nil
+    }
+
+    /// What one child process reported.
+    struct Probe {
+        /// Growth of the peak RSS during the decode, in bytes.
+        var growth: Int
+        /// Wall time of the decode.
+        var seconds: Double
+        /// What came out, in words.
+        var outcome: String
+    }
+
+    /// Runs the bench executable as a probe and returns what it measured.
+    static func probe(side: String, path: String) throws -> Probe {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = [probeFlag, side, path]
@@ -51,18 +63,24 @@ enum MemoryWorkloads {
         try process.run()
         let bytes = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, let growth = Int(text) else {
+        let fields = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            .split(separator: " ", maxSplits: 2)
+        guard process.terminationStatus == 0, fields.count == 3, let growth = Int(fields[0]),
+            let seconds = Double(fields[1])
+        else {
             throw BenchError(description: "memory probe \(side) failed (status \(process.terminationStatus))")
         }
-        return growth
+        return Probe(growth: growth, seconds: seconds, outcome: String(fields[2]))
     }
 
-    /// The child's side: reads `path`, parses it once with `side` (`decant` or `foundation`), keeps the value alive
-    /// and prints the growth of the peak RSS in bytes. Returns the exit status.
+    /// The child's side: reads `path`, decodes it once as `side` says (`decant` or `foundation` for canada.json,
+    /// `hostile-...` for ``HostileWorkloads``), keeps the result alive and prints the growth of the peak RSS in
+    /// bytes, the seconds the decode took and what came out. Returns the exit status.
     static func runProbe(side: String, path: String) -> Int32 {
         guard let data = FileManager.default.contents(atPath: path) else { return 1 }
         let before = peakResidentBytes()
+        let start = ContinuousClock.now
+        var outcome = "decoded a value"
         var count = 0
         do {
             switch side {
@@ -73,13 +91,17 @@ enum MemoryWorkloads {
                 let object = try JSONSerialization.jsonObject(with: data)
                 count = withExtendedLifetime(object) { peakResidentBytes() > 0 ? 1 : 0 }
             default:
-                return 2
+                guard let result = HostileWorkloads.decode(side: side, data: data) else { return 2 }
+                outcome = result.outcome
+                count = withExtendedLifetime(result.keepAlive) { peakResidentBytes() > 0 ? 1 : 0 }
             }
         } catch {
             return 1
         }
+        let elapsed = ContinuousClock.now - start
         consume(count)
-        print(peakResidentBytes() - before)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print("\(peakResidentBytes() - before) \(seconds) \(outcome)")
         return 0
     }
 
