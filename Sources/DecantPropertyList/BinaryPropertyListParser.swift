@@ -237,6 +237,12 @@ struct BinaryPropertyListParser {
                 guard stack.count < options.maxDepth else {
                     throw PropertyListErrors.tooDeep(options.maxDepth, offset: offset)
                 }
+                // Every value already waiting on the stack and every child of this container adds at least one value
+                // to the result: refuse now rather than after building them.
+                let (atLeast, atLeastOverflow) = values.count.addingReportingOverflow(count)
+                guard !atLeastOverflow, atLeast <= options.maxObjects else {
+                    throw PropertyListErrors.tooManyObjects(options.maxObjects, offset: offset)
+                }
                 state[object] = 1
                 stack.append(
                     Frame(

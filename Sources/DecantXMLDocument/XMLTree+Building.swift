@@ -20,6 +20,7 @@ extension XMLTree {
         parsing data: Data, mediaType: MediaType? = nil, options: XMLParsingOptions = XMLParsingOptions()
     ) throws(SerializationError) {
         var builder = Builder()
+        builder.reserve(forBodyBytes: data.count)
         let parser = XMLStreamParser(data: data, mediaType: mediaType, options: options)
         try parser.forEachEvent { event, position in
             do throws(SerializationError) {
@@ -54,7 +55,7 @@ extension XMLTree {
 
     /// Accumulates events into an arena.
     struct Builder {
-        private var records: [Record] = []
+        private var arena = ArenaBuilder()
         private var open: [Int] = []
         private var declaration: XMLDeclaration?
         private var documentType: XMLDocumentType?
@@ -68,8 +69,13 @@ extension XMLTree {
         private var pendingText = ""
         private var sawEvent = false
 
-        init() {
-            records.reserveCapacity(64)
+        init() {}
+
+        /// Reserves room for the nodes and text a body of `count` bytes can hold without entities (a node takes at
+        /// least two bytes, its text at most the body), so a large document is built without copying the arrays
+        /// as they grow; pages that are never written are never resident.
+        mutating func reserve(forBodyBytes count: Int) {
+            arena.reserve(slots: count / 2, textBytes: count)
         }
 
         private static func failure(_ message: String) -> SerializationError {
@@ -106,7 +112,7 @@ extension XMLTree {
                 }
                 return
             }
-            flushText()
+            try flushText()
             switch event {
             case .xmlDeclaration(let value):
                 guard !sawEvent else {
@@ -126,62 +132,53 @@ extension XMLTree {
                         "A second root element <\(start.name.qualifiedName)> follows the root element; a document "
                             + "has exactly one.")
                 }
-                let slot = records.count
-                records.append(
-                    Record(
-                        content: .element(
-                            ElementRecord(
-                                name: start.name, attributes: start.attributes,
-                                namespaceDeclarations: start.namespaceDeclarations,
-                                isEmptyElementTag: start.isEmptyElementTag)),
-                        parent: open.last ?? -1, end: slot + 1))
+                let slot = try arena.appendElement(start, parent: open.last ?? -1)
                 if open.isEmpty { rootIndex = slot }
                 open.append(slot)
             case .endElement(let name):
                 guard let slot = open.popLast() else {
                     throw Self.failure("The end tag </\(name.qualifiedName)> has no matching start tag.")
                 }
-                guard case .element(let record) = records[slot].content else { return }
-                guard record.name.qualifiedName == name.qualifiedName else {
+                let startName = arena.arena.name(slot)
+                guard startName.qualifiedName == name.qualifiedName else {
                     throw Self.failure(
                         "The end tag </\(name.qualifiedName)> does not match the start tag "
-                            + "<\(record.name.qualifiedName)>.")
+                            + "<\(startName.qualifiedName)>.")
                 }
-                records[slot].end = records.count
+                arena.close(slot)
             case .cdata(let text):
                 guard !open.isEmpty else {
                     throw Self.failure("A CDATA section outside the root element; it belongs inside an element.")
                 }
-                appendLeaf(.cdata(text))
+                _ = try arena.appendString(.cdata, text, parent: open.last ?? -1)
             case .comment(let text):
-                appendLeaf(.comment(text))
+                try appendTopLevel(arena.appendString(.comment, text, parent: open.last ?? -1))
             case .processingInstruction(let target, let data):
-                appendLeaf(.processingInstruction(target: target, data: data))
+                try appendTopLevel(
+                    arena.appendProcessingInstruction(target: target, data: data, parent: open.last ?? -1))
             case .characters:
                 break
             }
         }
 
-        private mutating func appendLeaf(_ content: Content) {
-            let slot = records.count
-            records.append(Record(content: content, parent: open.last ?? -1, end: slot + 1))
+        /// Records a comment or processing instruction outside the root element in the prolog or the epilog.
+        private mutating func appendTopLevel(_ slot: Int) {
             if open.isEmpty {
                 if rootIndex == nil { prolog.append(slot) } else { epilog.append(slot) }
             }
         }
 
-        private mutating func flushText() {
+        private mutating func flushText() throws(SerializationError) {
             guard !pendingText.isEmpty else { return }
-            let slot = records.count
-            records.append(Record(content: .text(pendingText), parent: open.last ?? -1, end: slot + 1))
+            _ = try arena.appendString(.text, pendingText, parent: open.last ?? -1)
             pendingText = ""
         }
 
         mutating func finish() throws(SerializationError) -> XMLTree {
-            flushText()
-            if let slot = open.last, case .element(let record) = records[slot].content {
+            try flushText()
+            if let slot = open.last {
                 throw Self.failure(
-                    "The element <\(record.name.qualifiedName)> is never closed (\(open.count) element(s) open at "
+                    "The element <\(arena.arena.name(slot).qualifiedName)> is never closed (\(open.count) element(s) open at "
                         + "the end).")
             }
             guard let rootIndex else {
@@ -189,7 +186,7 @@ extension XMLTree {
             }
             return XMLTree(
                 storage: Storage(
-                    records: records, declaration: declaration, documentType: documentType,
+                    arena: arena.arena, declaration: declaration, documentType: documentType,
                     documentTypePosition: documentTypePosition, internalSubsetStart: internalSubsetStart,
                     rootIndex: rootIndex, prolog: prolog, epilog: epilog))
         }

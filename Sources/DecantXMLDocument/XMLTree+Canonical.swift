@@ -79,16 +79,15 @@ struct CanonicalXML10Writer {
     private var scope: [String: String] = [:]
 
     mutating func write(_ storage: XMLTree.Storage) {
-        let records = storage.records
         var open: [(slot: Int, restore: [(String, String?)])] = []
         var afterRoot = false
-        for slot in records.indices {
-            while let last = open.last, records[last.slot].end <= slot {
+        for slot in 0..<storage.count {
+            while let last = open.last, storage.end(last.slot) <= slot {
                 open.removeLast()
                 close(storage.elementRecord(at: last.slot), restoring: last.restore)
             }
-            let topLevel = records[slot].parent < 0
-            switch records[slot].content {
+            let topLevel = storage.parent(slot) < 0
+            switch storage.content(slot) {
             case .element(let record):
                 open.append((slot, start(record)))
                 if topLevel { afterRoot = true }

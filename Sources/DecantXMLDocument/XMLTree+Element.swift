@@ -18,16 +18,16 @@ extension XMLTree {
 
         /// The element's name, with its prefix, local name and namespace when the document was parsed
         /// namespace-aware.
-        public var name: XMLName { record.name }
+        public var name: XMLName { storage.name(index) }
 
         /// The name as written, such as `atom:link`.
-        public var qualifiedName: String { record.name.qualifiedName }
+        public var qualifiedName: String { name.qualifiedName }
 
         /// The local part of the name, such as `link`.
-        public var localName: String { record.name.localName }
+        public var localName: String { name.localName }
 
         /// The namespace the element is in, or `nil` for none.
-        public var namespaceURI: String? { record.name.namespaceURI }
+        public var namespaceURI: String? { name.namespaceURI }
 
         /// The attributes in the order written, then those defaulted by the internal subset (their
         /// `isSpecified` is `false`). Namespace declarations are in ``namespaceDeclarations`` instead, when the
@@ -46,29 +46,24 @@ extension XMLTree {
         /// The child elements, in document order.
         public var childElements: [Element] {
             storage.childIndexes(of: index).compactMap { child in
-                if case .element = storage.records[child].content {
-                    return Element(storage: storage, index: child)
-                }
-                return nil
+                storage.isElement(child) ? Element(storage: storage, index: child) : nil
             }
         }
 
         /// Whether the element has no children at all.
-        public var isEmpty: Bool { storage.records[index].end == index + 1 }
+        public var isEmpty: Bool { storage.end(index) == index + 1 }
 
         /// The parent element, or `nil` for the root element.
         public var parent: Element? {
-            let parent = storage.records[index].parent
+            let parent = storage.parent(index)
             return parent < 0 ? nil : Element(storage: storage, index: parent)
         }
 
         /// The descendant elements (children, their children, and so on) in document order.
         public var descendants: [Element] {
             var result: [Element] = []
-            for slot in (index + 1)..<storage.records[index].end {
-                if case .element = storage.records[slot].content {
-                    result.append(Element(storage: storage, index: slot))
-                }
+            for slot in (index + 1)..<storage.end(index) {
+                if storage.isElement(slot) { result.append(Element(storage: storage, index: slot)) }
             }
             return result
         }
@@ -76,14 +71,12 @@ extension XMLTree {
         /// The first child element whose qualified name is `qualifiedName`, such as `title` or `atom:link`.
         public func firstChild(named qualifiedName: String) -> Element? {
             var child = index + 1
-            let end = storage.records[index].end
+            let end = storage.end(index)
             while child < end {
-                if case .element(let record) = storage.records[child].content,
-                    record.name.qualifiedName == qualifiedName
-                {
+                if storage.isElement(child), storage.name(child).qualifiedName == qualifiedName {
                     return Element(storage: storage, index: child)
                 }
-                child = storage.records[child].end
+                child = storage.end(child)
             }
             return nil
         }
@@ -120,11 +113,8 @@ extension XMLTree {
         /// (the XPath string-value of the element).
         public var text: String {
             var result = ""
-            for slot in (index + 1)..<storage.records[index].end {
-                switch storage.records[slot].content {
-                case .text(let text), .cdata(let text): result += text
-                default: break
-                }
+            for slot in (index + 1)..<storage.end(index) {
+                storage.arena.appendCharacterData(slot, to: &result)
             }
             return result
         }
@@ -138,12 +128,12 @@ extension XMLTree {
             if prefix == "xmlns" { return XMLTree.xmlnsNamespace }
             var slot = index
             while slot >= 0 {
-                if case .element(let record) = storage.records[slot].content,
-                    let declaration = record.namespaceDeclarations.last(where: { $0.prefix == prefix })
+                if storage.isElement(slot),
+                    let declaration = storage.arena.namespaceDeclarations(slot).last(where: { $0.prefix == prefix })
                 {
                     return declaration.uri.isEmpty ? nil : declaration.uri
                 }
-                slot = storage.records[slot].parent
+                slot = storage.parent(slot)
             }
             return nil
         }
@@ -155,11 +145,11 @@ extension XMLTree {
             var slot = index
             while slot >= 0 {
                 chain.append(slot)
-                slot = storage.records[slot].parent
+                slot = storage.parent(slot)
             }
             var scope: [String: String] = [:]
             for slot in chain.reversed() {
-                for declaration in storage.elementRecord(at: slot).namespaceDeclarations {
+                for declaration in storage.arena.namespaceDeclarations(slot) {
                     scope[declaration.prefix ?? ""] = declaration.uri
                 }
             }
@@ -169,15 +159,10 @@ extension XMLTree {
         /// The element's subtree as an ``XMLTree`` of its own, with no declaration, document type or prolog.
         /// Namespace declarations inherited from ancestors are not copied onto the new root.
         public var subtree: XMLTree {
-            let end = storage.records[index].end
-            let records = storage.records[index..<end].map { record in
-                Record(
-                    content: record.content, parent: record.parent < index ? -1 : record.parent - index,
-                    end: record.end - index)
-            }
             return XMLTree(
                 storage: Storage(
-                    records: records, declaration: nil, documentType: nil, rootIndex: 0, prolog: [], epilog: []))
+                    arena: storage.arena.subtree(index..<storage.end(index)), declaration: nil, documentType: nil,
+                    rootIndex: 0, prolog: [], epilog: []))
         }
     }
 
@@ -197,11 +182,11 @@ extension XMLTree.Element: Hashable {
     /// Hashes the name and the size of the subtree.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
-        hasher.combine(storage.records[index].end - index)
+        hasher.combine(storage.end(index) - index)
     }
 }
 
 extension XMLTree.Element: CustomStringConvertible {
     /// The element serialized as XML (see ``XMLTree/xmlString()``).
-    public var description: String { XMLTree.serialize(storage, range: index..<storage.records[index].end) }
+    public var description: String { XMLTree.serialize(storage, range: index..<storage.end(index)) }
 }

@@ -8,7 +8,7 @@ extension XMLTree {
     /// (it replays the same events).
     public var events: [XMLEvent] {
         var result: [XMLEvent] = []
-        result.reserveCapacity(storage.records.count * 2)
+        result.reserveCapacity(storage.count * 2)
         forEachEvent { result.append($0) }
         return result
     }
@@ -20,7 +20,7 @@ extension XMLTree {
         let split = documentType == nil ? 0 : storage.documentTypePosition
         try storage.forEachEvent(in: 0..<split, body)
         if let documentType { try body(.documentType(documentType)) }
-        try storage.forEachEvent(in: split..<storage.records.count, body)
+        try storage.forEachEvent(in: split..<storage.count, body)
     }
 }
 
@@ -28,7 +28,7 @@ extension XMLTree.Element {
     /// The element's subtree replayed as parser events, from its start to its end.
     public var events: [XMLEvent] {
         var result: [XMLEvent] = []
-        storage.forEachEvent(in: index..<storage.records[index].end) { result.append($0) }
+        storage.forEachEvent(in: index..<storage.end(index)) { result.append($0) }
         return result
     }
 }
@@ -40,11 +40,11 @@ extension XMLTree.Storage {
     ) throws(Failure) {
         var open: [Int] = []
         for slot in range {
-            while let last = open.last, records[last].end <= slot {
+            while let last = open.last, end(last) <= slot {
                 open.removeLast()
-                try body(.endElement(elementRecord(at: last).name))
+                try body(.endElement(name(last)))
             }
-            switch records[slot].content {
+            switch content(slot) {
             case .element(let record):
                 try body(
                     .startElement(
@@ -61,7 +61,7 @@ extension XMLTree.Storage {
             }
         }
         while let last = open.popLast() {
-            try body(.endElement(elementRecord(at: last).name))
+            try body(.endElement(name(last)))
         }
     }
 }

@@ -133,7 +133,7 @@ extension XMLTree.Storage {
             case .selfNode:
                 next = nodes
             case .parent:
-                next = nodes.compactMap { $0 >= 0 ? records[$0].parent : nil }
+                next = nodes.compactMap { $0 >= 0 ? parent($0) : nil }
             case .child:
                 for node in nodes { next += filter(childElements(of: node), step) }
             case .descendant:
@@ -158,13 +158,13 @@ extension XMLTree.Storage {
             let range: Range<Int>
             if node < 0 {
                 if includingDocument { result.append(-1) }
-                range = 0..<records.count
+                range = 0..<count
             } else {
-                range = node..<records[node].end
+                range = node..<end(node)
             }
             guard range.upperBound > walkedEnd else { continue }
             for slot in max(range.lowerBound, walkedEnd)..<range.upperBound {
-                if case .element = records[slot].content { result.append(slot) }
+                if isElement(slot) { result.append(slot) }
             }
             walkedEnd = range.upperBound
         }
@@ -173,11 +173,11 @@ extension XMLTree.Storage {
 
     private func childElements(of node: Int) -> [Int] {
         if node < 0 { return [rootIndex] }
-        return childIndexes(of: node).filter { if case .element = records[$0].content { true } else { false } }
+        return childIndexes(of: node).filter { isElement($0) }
     }
 
     private func filter(_ candidates: [Int], _ step: XMLPath.Step) -> [Int] {
-        var selected = candidates.filter { step.test.matches(elementRecord(at: $0).name) }
+        var selected = candidates.filter { step.test.matches(name($0)) }
         for predicate in step.predicates {
             let size = selected.count
             selected = selected.enumerated().filter { offset, slot in
@@ -196,7 +196,7 @@ extension XMLTree.Storage {
             return elementRecord(at: slot).attributes.contains { test.matches($0.name) && $0.value == value }
         case .childEquals(let test, let value):
             return childElements(of: slot).contains { child in
-                test.matches(elementRecord(at: child).name)
+                test.matches(name(child))
                     && XMLTree.Element(storage: self, index: child).text == value
             }
         case .textEquals(let value): return textRuns(of: slot).contains(value)
@@ -209,7 +209,7 @@ extension XMLTree.Storage {
         var runs: [String] = []
         var current: String?
         for child in childIndexes(of: slot) {
-            switch records[child].content {
+            switch content(child) {
             case .text(let text), .cdata(let text):
                 current = (current ?? "") + text
             case .element:

@@ -24,7 +24,7 @@ extension XMLTree {
             writer.output += "\n"
         }
         if storage.documentTypePosition >= storage.prolog.count { writer.output += documentTypeDeclaration() }
-        writer.write(storage, range: storage.rootIndex..<storage.records[storage.rootIndex].end)
+        writer.write(storage, range: storage.rootIndex..<storage.end(storage.rootIndex))
         for slot in storage.epilog {
             writer.output += "\n"
             writer.write(storage, range: slot..<(slot + 1))
@@ -62,14 +62,13 @@ struct XMLTextWriter {
     let keepsDefaultedAttributes: Bool
 
     mutating func write(_ storage: XMLTree.Storage, range: Range<Int>) {
-        let records = storage.records
         var open: [Int] = []
         for slot in range {
-            while let last = open.last, records[last].end <= slot {
+            while let last = open.last, storage.end(last) <= slot {
                 open.removeLast()
-                output += "</" + storage.elementRecord(at: last).name.qualifiedName + ">"
+                output += "</" + storage.name(last).qualifiedName + ">"
             }
-            switch records[slot].content {
+            switch storage.content(slot) {
             case .element(let record):
                 output += "<" + record.name.qualifiedName
                 for declaration in record.namespaceDeclarations {
@@ -82,7 +81,7 @@ struct XMLTextWriter {
                     Self.escape(attribute.value, attribute: true, into: &output)
                     output += "\""
                 }
-                if records[slot].end == slot + 1 {
+                if storage.end(slot) == slot + 1 {
                     output += "/>"
                 } else {
                     output += ">"
@@ -99,7 +98,7 @@ struct XMLTextWriter {
             }
         }
         while let last = open.popLast() {
-            output += "</" + storage.elementRecord(at: last).name.qualifiedName + ">"
+            output += "</" + storage.name(last).qualifiedName + ">"
         }
     }
 

@@ -40,7 +40,7 @@ public struct XMLTree: Sendable {
 
     /// The number of nodes in the document (elements, text, CDATA sections, comments and processing instructions,
     /// including those around the root).
-    public var nodeCount: Int { storage.records.count }
+    public var nodeCount: Int { storage.count }
 }
 
 extension XMLTree {
@@ -103,20 +103,13 @@ extension XMLTree {
         }
     }
 
-    /// One arena slot: the node, its parent element's slot (or -1 at the top level) and the slot after its subtree.
-    struct Record: Sendable {
-        var content: Content
-        var parent: Int
-        var end: Int
-    }
-
     /// The immutable arena every copy of a tree and every element handle shares.
     ///
     /// Nodes are stored in document order, so an element's descendants are the slots `index + 1 ..< end` and its
     /// children are found by hopping from one child's `end` to the next. Never mutated after the builder hands it
     /// over, which is what makes the unchecked `Sendable` conformance sound.
     final class Storage: @unchecked Sendable {
-        let records: [Record]
+        let arena: Arena
         let declaration: XMLDeclaration?
         let documentType: XMLDocumentType?
         /// How many prolog nodes come before the document type declaration (the end of the internal subset).
@@ -130,18 +123,38 @@ extension XMLTree {
         let epilog: [Int]
 
         init(
-            records: [Record], declaration: XMLDeclaration?, documentType: XMLDocumentType?,
+            arena: Arena, declaration: XMLDeclaration?, documentType: XMLDocumentType?,
             documentTypePosition: Int = 0, internalSubsetStart: Int? = nil, rootIndex: Int, prolog: [Int],
             epilog: [Int]
         ) {
             self.internalSubsetStart = internalSubsetStart ?? documentTypePosition
-            self.records = records
+            self.arena = arena
             self.declaration = declaration
             self.documentType = documentType
             self.documentTypePosition = documentTypePosition
             self.rootIndex = rootIndex
             self.prolog = prolog
             self.epilog = epilog
+        }
+
+        /// The number of slots.
+        var count: Int { arena.count }
+
+        /// The slot after the subtree at `slot`.
+        func end(_ slot: Int) -> Int { arena.end(slot) }
+
+        /// The parent element's slot, or -1 at the top level.
+        func parent(_ slot: Int) -> Int { arena.parent(slot) }
+
+        /// Whether `slot` holds an element.
+        func isElement(_ slot: Int) -> Bool { arena.isElement(slot) }
+
+        /// What `slot` holds.
+        func content(_ slot: Int) -> Content { arena.content(slot) }
+
+        /// The name of the element at `slot`.
+        func name(_ slot: Int) -> XMLName {
+            slot >= 0 && slot < arena.count && arena.isElement(slot) ? arena.name(slot) : XMLName(qualifiedName: "")
         }
 
         /// The prolog's slots without those inside the internal subset.
@@ -156,7 +169,7 @@ extension XMLTree {
         }
 
         func node(at index: Int) -> Node {
-            switch records[index].content {
+            switch arena.content(index) {
             case .element: return .element(Element(storage: self, index: index))
             case .text(let text): return .text(text)
             case .cdata(let text): return .cdata(text)
@@ -166,10 +179,10 @@ extension XMLTree {
         }
 
         /// The record of the element at `index`. Element handles are only made for element slots (the builder,
-        /// ``node(at:)`` and the queries check the content first); should that ever not hold, an empty record is
+        /// ``node(at:)`` and the queries check the kind first); should that ever not hold, an empty record is
         /// returned rather than trapping, so no document can turn a broken invariant into a crash.
         func elementRecord(at index: Int) -> ElementRecord {
-            if index >= 0, index < records.count, case .element(let record) = records[index].content { return record }
+            if index >= 0, index < arena.count, arena.isElement(index) { return arena.elementRecord(index) }
             return ElementRecord(
                 name: XMLName(qualifiedName: ""), attributes: [], namespaceDeclarations: [], isEmptyElementTag: true)
         }
@@ -178,10 +191,10 @@ extension XMLTree {
         func childIndexes(of index: Int) -> [Int] {
             var result: [Int] = []
             var child = index + 1
-            let end = records[index].end
+            let end = arena.end(index)
             while child < end {
                 result.append(child)
-                child = records[child].end
+                child = arena.end(child)
             }
             return result
         }
@@ -189,12 +202,12 @@ extension XMLTree {
         /// Whether the subtree at `index` here and the one at `other` in `otherStorage` hold the same nodes.
         func subtreeEquals(_ index: Int, _ otherStorage: Storage, _ other: Int) -> Bool {
             if otherStorage === self && other == index { return true }
-            let count = records[index].end - index
-            guard otherStorage.records[other].end - other == count else { return false }
+            let count = end(index) - index
+            guard otherStorage.end(other) - other == count else { return false }
             for offset in 0..<count {
-                let left = records[index + offset]
-                let right = otherStorage.records[other + offset]
-                guard left.end - index == right.end - other, left.content == right.content else { return false }
+                guard end(index + offset) - index == otherStorage.end(other + offset) - other,
+                    content(index + offset) == otherStorage.content(other + offset)
+                else { return false }
             }
             return true
         }

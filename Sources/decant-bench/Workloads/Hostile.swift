@@ -58,7 +58,7 @@ enum HostileWorkloads {
         ) { flood(open: "<r>", unit: "<a b='1' c='2'/>", close: "</r>") },
         Case(
             name: "plist.binary", contentType: "application/x-bplist",
-            summary: "a binary plist array of one-byte references to one string: one value per byte",
+            summary: "a binary plist array of 999,000 one-byte references to one string (maxObjects is 1,000,000)",
             foundationName: "PropertyListSerialization"
         ) { sharedReferenceBinaryPlist() },
         Case(
@@ -88,10 +88,10 @@ enum HostileWorkloads {
         return Data((open + String(repeating: unit, count: count) + close).utf8)
     }
 
-    /// `bplist00`, an array of `n` one-byte references all naming object 1 (the string "x"), the offset table and
-    /// the trailer: every byte of the body is a value of the result.
+    /// `bplist00`, an array of 999,000 one-byte references all naming object 1 (the string "x"), the offset table
+    /// and the trailer: every byte of the body is a value of the result, just under the default `maxObjects`.
     private static func sharedReferenceBinaryPlist() -> Data {
-        let count = size - 64
+        let count = 999_000
         var bytes = [UInt8]("bplist00".utf8)
         let arrayOffset = bytes.count
         bytes += [0xAF, 0x12] + withUnsafeBytes(of: UInt32(count).bigEndian, Array.init)
