@@ -10,11 +10,13 @@ enum Unit: String {
     case nanosecondsPerOperation = "ns/op"
     /// Peak resident memory growth as a multiple of the input size; lower is better.
     case multipleOfInput = "× input"
+    /// Throughput with more threads over throughput with one; higher is better.
+    case speedup = "× 1 thread"
 
     /// Whether a larger number is better in this unit.
     var higherIsBetter: Bool {
         switch self {
-        case .megabytesPerSecond, .megapixelsPerSecond: true
+        case .megabytesPerSecond, .megapixelsPerSecond, .speedup: true
         case .microsecondsPerOperation, .nanosecondsPerOperation, .multipleOfInput: false
         }
     }
@@ -25,7 +27,7 @@ enum Unit: String {
         case .megabytesPerSecond, .megapixelsPerSecond: quantity / seconds / 1e6
         case .microsecondsPerOperation: seconds / quantity * 1e6
         case .nanosecondsPerOperation: seconds / quantity * 1e9
-        case .multipleOfInput: seconds
+        case .multipleOfInput, .speedup: seconds
         }
     }
 }
