@@ -13,6 +13,12 @@ public import DecantXMLParser
 /// let links = try tree.strings(at: "//link/@href")
 /// ```
 ///
+/// Memory: a node costs 16 bytes, a name is stored once per document, and text, attribute values and comments are
+/// stored once as UTF-8, so a tree is a few times the size of its document (a flood of empty elements about 4×)
+/// rather than a `String` and an array per node. One tree holds at most 268,435,455 nodes and 4 GiB of text; a
+/// larger document fails with `limitExceeded` (read it with `XMLStreamParser` instead). The parser's limits
+/// (`XMLParsingOptions.maxNodeCount`, `maxNodesPerByte`, `maxOutputBytes`) bound it well before that.
+///
 /// Build one with ``init(parsing:mediaType:options:)`` (Decant's own bounded parser) or ``init(events:)``.
 /// The type is not called `XMLDocument`, which Foundation declares on Apple platforms.
 public struct XMLTree: Sendable {
