@@ -56,7 +56,8 @@ let modules: [Module] = [
         ],
         testDependencies: ["Decant"]),
     // The command-line tool. Its output formats are a contract: keep them stable.
-    Module(name: "decant", kind: .executable, dependencies: ["Decant", "DecantConformance"]),
+    Module(name: "DecantCommandLine", dependencies: ["Decant", "DecantConformance", "DecantJSON"]),
+    Module(name: "decant", kind: .executable, dependencies: ["Decant", "DecantCommandLine"]),
     // The benchmark program: each workload against its Foundation baseline, interleaved in one process. Run it in
     // release mode: `swift run -c release decant-bench`.
     Module(name: "decant-bench", kind: .executable, dependencies: ["Decant"], hasTests: false),

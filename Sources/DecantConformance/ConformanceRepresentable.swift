@@ -84,6 +84,11 @@ extension XMLStreamParser: ConformanceRepresentable {
     }
 }
 
+extension String: ConformanceRepresentable {
+    /// The string itself, as a JSON string.
+    public func conformanceValue() throws -> JSONValue { try JSONValue(checking: self) }
+}
+
 extension Data: ConformanceRepresentable {
     /// `{"data_base64": BASE64}`.
     public func conformanceValue() throws -> JSONValue {

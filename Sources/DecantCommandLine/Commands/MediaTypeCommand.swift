@@ -29,7 +29,7 @@ enum MediaTypeCommand: Command {
     /// The most read from standard input: 16 MiB of media types, one per line.
     static let maxStandardInputBytes = 16 * 1024 * 1024
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String], _ context: CommandContext) throws -> Int32 {
         let parsed = try CommandLineArguments(
             arguments, flags: ["--strict", "--json"], options: [], unknownAsPositional: true)
         var inputs = parsed.positionals

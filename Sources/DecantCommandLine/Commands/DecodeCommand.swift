@@ -2,7 +2,7 @@ import Decant
 import DecantConformance
 import Foundation
 
-/// `decant decode [FILE|-]`: run a response through the standard registry and print the value.
+/// `decant decode [FILE|-]`: run a response through the tool's registry and print the value.
 enum DecodeCommand: Command {
     static let name = "decode"
     static let summary = "Decode a raw HTTP response (or a bare body) and print the chosen serializer and the value."
@@ -10,7 +10,7 @@ enum DecodeCommand: Command {
         Usage: decant decode [OPTIONS] [FILE|-]
 
         Reads a raw HTTP/1.1 response (`curl -si URL > case.http` saves one) from FILE or stdin, resolves a
-        serializer through the standard registry by media type, and prints the serializer, the media type and the
+        serializer through the tool's registry by media type, and prints the serializer, the media type and the
         value: JSON pretty-printed, text with the encoding used, an XML tree as a document, bytes as a size and hex
         preview, anything else in its canonical form. Failures print the error, with every attempt, on stderr and
         exit 1; usage errors exit 2.
@@ -36,7 +36,7 @@ enum DecodeCommand: Command {
           echo '{"a": [1, 2]}' | decant decode --content-type application/json -
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String], _ context: CommandContext) throws -> Int32 {
         let parsed = try CommandLineArguments(
             arguments, flags: ["--sniff", "--explain", "--json"],
             options: ["--content-type", "--method", "--url", "--serializer", "--config", "--chain"])
@@ -47,7 +47,7 @@ enum DecodeCommand: Command {
             throw CommandLineArguments.UsageError(description: "--chain needs --config FILE")
         }
         let asJSON = parsed.has("--json")
-        let registry = SerializerRegistry.standard
+        let registry = context.registry
         // The configured chain, loaded first: its body size limit bounds what is read.
         var configured: ConfiguredChain?
         if let path = parsed.value("--config") {

@@ -1,13 +1,13 @@
 import Decant
 
-/// `decant registry`: what the standard registry contains.
+/// `decant registry`: what the tool's registry contains.
 enum RegistryCommand: Command {
     static let name = "registry"
-    static let summary = "List the standard registry's modules, serializers, media ranges, options and conflicts."
+    static let summary = "List the tool's registry's modules, serializers, media ranges, options and conflicts."
     static let usage = """
         Usage: decant registry [--json] [--resolve MEDIA-TYPE]
 
-        Prints every module installed in the standard registry, each serializer id with its media ranges and
+        Prints every module installed in the tool's registry, each serializer id with its media ranges and
         options (name, type, default), and any conflicts between them.
 
         Options:
@@ -19,12 +19,12 @@ enum RegistryCommand: Command {
           --help       Show this help.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String], _ context: CommandContext) throws -> Int32 {
         let parsed = try CommandLineArguments(arguments, flags: ["--json"], options: ["--resolve"])
         guard parsed.positionals.isEmpty else {
             throw CommandLineArguments.UsageError(description: "registry takes no arguments")
         }
-        let registry = SerializerRegistry.standard
+        let registry = context.registry
         if let text = parsed.value("--resolve") {
             let mediaType: MediaType
             do {

@@ -20,7 +20,7 @@ enum SniffCommand: Command {
               image/png
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String], _ context: CommandContext) throws -> Int32 {
         let parsed = try CommandLineArguments(arguments, flags: ["--json"], options: [])
         guard parsed.positionals.count == 1 else {
             throw CommandLineArguments.UsageError(description: "sniff takes exactly one FILE (or - for stdin)")

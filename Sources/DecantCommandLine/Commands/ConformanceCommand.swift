@@ -8,7 +8,7 @@ import Foundation
     import Darwin
 #endif
 
-/// `decant conformance [DIR]`: run a fixture tree against the standard registry.
+/// `decant conformance [DIR]`: run a fixture tree against the tool's registry.
 enum ConformanceCommand: Command {
     static let name = "conformance"
     static let summary = "Run a conformance fixture tree (default Fixtures/) and print a per-module table."
@@ -16,7 +16,7 @@ enum ConformanceCommand: Command {
         Usage: decant conformance [--format text|json|junit] [--no-perturb] [DIR]
 
         Runs every fixture below DIR (default: Fixtures/ in the current directory): each `<case>.http` raw response
-        with its `<case>.expect.json` expectation, against the standard registry, and again on perturbed copies
+        with its `<case>.expect.json` expectation, against the tool's registry, and again on perturbed copies
         (header name case, Content-Type spacing and parameter order, an added charset, trailing whitespace, a
         chunked body). Prints a table per module and the closing line `N passed, N failed`; exits 1 if any failed.
 
@@ -26,7 +26,7 @@ enum ConformanceCommand: Command {
           --help        Show this help.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String], _ context: CommandContext) throws -> Int32 {
         let parsed = try CommandLineArguments(arguments, flags: ["--no-perturb"], options: ["--format"])
         guard parsed.positionals.count <= 1 else {
             throw CommandLineArguments.UsageError(description: "conformance takes at most one DIR")
@@ -48,8 +48,8 @@ enum ConformanceCommand: Command {
             Output.error("decant conformance: \(error)")
             return 1
         }
-        let runner = ConformanceRunner(registry: .standard, perturbs: !parsed.has("--no-perturb"))
-        let showsProgress = isatty(2) != 0 && fixtures.count > 20
+        let runner = ConformanceRunner(registry: context.registry, perturbs: !parsed.has("--no-perturb"))
+        let showsProgress = Output.showsProgress && fixtures.count > 20
         var results: [ConformanceResult] = []
         for (index, fixture) in fixtures.enumerated() {
             if showsProgress {

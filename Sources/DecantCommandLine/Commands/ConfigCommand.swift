@@ -2,14 +2,14 @@ import Decant
 import DecantJSON
 import Foundation
 
-/// `decant config check FILE`: validate a chain configuration against the standard registry.
+/// `decant config check FILE`: validate a chain configuration against the tool's registry.
 enum ConfigCommand: Command {
     static let name = "config"
     static let summary = "Check a chain configuration file: `decant config check FILE`."
     static let usage = """
         Usage: decant config check [--json] FILE
 
-        Reads a chain configuration (JSON or property list), checks it against the standard registry and prints
+        Reads a chain configuration (JSON or property list), checks it against the tool's registry and prints
         each chain: its serializers with media ranges and options, its validation settings, and its resolution (for
         each media range the chain claims, the order its serializers are tried in). On any problem it prints every
         problem with the file, the key path and what is allowed, on stderr, and exits 1.
@@ -21,7 +21,7 @@ enum ConfigCommand: Command {
           --help   Show this help.
         """
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String], _ context: CommandContext) throws -> Int32 {
         let parsed = try CommandLineArguments(arguments, flags: ["--json"], options: [])
         guard parsed.positionals.first == "check" else {
             throw CommandLineArguments.UsageError(description: "the only config subcommand is `check FILE`")
@@ -32,7 +32,7 @@ enum ConfigCommand: Command {
         let path = parsed.positionals[1]
         let loaded: LoadedConfiguration
         do {
-            loaded = try SerializerRegistry.standard.loadConfiguration(contentsOf: URL(fileURLWithPath: path))
+            loaded = try context.registry.loadConfiguration(contentsOf: URL(fileURLWithPath: path))
         } catch {
             if parsed.has("--json") {
                 let problems = error.problems.map { problem -> JSONValue in

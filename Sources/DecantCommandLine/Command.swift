@@ -1,4 +1,5 @@
 import Decant
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -12,7 +13,20 @@ import Decant
     import Darwin
 #endif
 
-/// One `decant` subcommand.
+/// What a command runs against: the tool's name and registry.
+struct CommandContext: Sendable {
+    /// The name printed in usage lines, such as `decant`.
+    var toolName: String
+    /// The registry the command uses.
+    var registry: SerializerRegistry
+
+    /// `text` (a usage text written for `decant`) with the tool's own name in its usage line.
+    func named(_ text: String) -> String {
+        toolName == "decant" ? text : text.replacingOccurrences(of: "Usage: decant ", with: "Usage: \(toolName) ")
+    }
+}
+
+/// One subcommand of the tool.
 protocol Command {
     /// The name typed after `decant`.
     static var name: String { get }
@@ -21,18 +35,37 @@ protocol Command {
     /// The full `--help` text.
     static var usage: String { get }
     /// Runs the command and returns its exit status (0 success, 1 failure; usage errors throw).
-    static func run(_ arguments: [String]) throws -> Int32
+    static func run(_ arguments: [String], _ context: CommandContext) throws -> Int32
+}
+
+/// Collects what a run prints, for ``DecantTool/capture(_:)``.
+final class OutputCapture: Sendable {
+    private let streams = Mutex(("", ""))
+
+    func appendOutput(_ text: String) { streams.withLock { $0.0 += text } }
+
+    func appendError(_ text: String) { streams.withLock { $0.1 += text } }
+
+    var contents: (String, String) { streams.withLock { $0 } }
 }
 
 /// Output helpers shared by the commands.
 enum Output {
+    /// Where output goes instead of the standard streams while ``DecantTool/capture(_:)`` runs.
+    @TaskLocal static var capture: OutputCapture?
+
     /// Writes `text` and a newline to standard output.
-    static func line(_ text: String) { print(text) }
+    static func line(_ text: String) {
+        if let capture { capture.appendOutput(text + "\n") } else { print(text) }
+    }
 
     /// Writes `text` and a newline to standard error.
     static func error(_ text: String) {
-        FileHandleWriter.standardError.write(text + "\n")
+        if let capture { capture.appendError(text + "\n") } else { FileHandleWriter.standardError.write(text + "\n") }
     }
+
+    /// Whether progress may be drawn on standard error: it is a terminal and output is not being captured.
+    static var showsProgress: Bool { capture == nil && isatty(2) != 0 }
 
     /// Reads at most `limit` bytes of a file, or of standard input for `-`, without reading further.
     ///
