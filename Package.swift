@@ -13,7 +13,7 @@ struct Module {
     var name: String
     var kind: Kind = .library
     var dependencies: [String] = []
-    /// An explicit source path, used by the out-of-core plugins under `Plugins/`.
+    /// An explicit source path, when the module does not live in `Sources/<name>`.
     var path: String? = nil
     /// Files in the module's folder that are not sources (generator scripts beside generated tables).
     var exclude: [String] = []
@@ -63,6 +63,17 @@ let modules: [Module] = [
     Module(name: "decant-bench", kind: .executable, dependencies: ["Decant"], hasTests: false),
 ]
 
+/// A plugin: an out-of-core format under `Plugins/<name>/` (`Sources/<name>`, `Tests/<name>Tests`, `README.md`), built
+/// only on the public API of the modules above, exactly as a third party's package would be. The paths are explicit
+/// because SwiftPM looks in `Sources/` and `Tests/` by default; CI builds the plugins again from a package outside
+/// this repository (`Tests/outsider/check`) to prove that nothing non-public is used.
+struct Plugin {
+    var name: String
+    var dependencies: [String] = ["DecantCore", "DecantConformance"]
+}
+
+let plugins: [Plugin] = []
+
 /// Settings every target gets.
 let sharedSettings: [SwiftSetting] = [
     // Swift 6 language mode is the package default (tools 6.1); complete strict concurrency is implied by it,
@@ -104,11 +115,30 @@ for module in modules {
     }
 }
 
-// Shared test helpers (the corpora locator, a seeded generator): a plain target under Tests/ that every test target
-// depends on, because test targets cannot share source files.
+for plugin in plugins {
+    targets.append(
+        .target(
+            name: plugin.name, dependencies: plugin.dependencies.map { .target(name: $0) },
+            path: "Plugins/\(plugin.name)/Sources/\(plugin.name)", swiftSettings: sharedSettings))
+    products.append(.library(name: plugin.name, targets: [plugin.name]))
+    targets.append(
+        .testTarget(
+            name: "\(plugin.name)Tests",
+            dependencies: [.target(name: plugin.name), .target(name: "Decant"), .target(name: "DecantConformance")],
+            path: "Plugins/\(plugin.name)/Tests/\(plugin.name)Tests", swiftSettings: sharedSettings))
+}
+// The tool installs every plugin of this repository (`decant --no-plugins` leaves them out).
+if let tool = targets.firstIndex(where: { $0.name == "decant" }) {
+    targets[tool].dependencies += plugins.map { .target(name: $0.name) }
+}
+
+// Shared test helpers (the corpora locator, a seeded generator): a plain target under Tests/ that every test target of
+// the core modules depends on, because test targets cannot share source files. A plugin's tests do without it: they
+// use only what a third party has.
 let testSupport = "DecantTestSupport"
+let pluginTests = Set(plugins.map { "\($0.name)Tests" })
 targets.append(.target(name: testSupport, path: "Tests/\(testSupport)", swiftSettings: sharedSettings))
-for index in targets.indices where targets[index].type == .test {
+for index in targets.indices where targets[index].type == .test && !pluginTests.contains(targets[index].name) {
     targets[index].dependencies.append(.target(name: testSupport))
 }
 
