@@ -52,20 +52,38 @@ extension Image: ConformanceRepresentable {
     /// The colour of a fully transparent pixel carries no meaning (decoders differ: a GIF's transparent index keeps
     /// its palette colour in Pillow, becomes black elsewhere), so the form zeroes R, G and B where A is 0.
     public func conformanceValue() throws -> JSONValue {
-        var canonical = pixels
-        var index = 0
-        while index + 3 < canonical.count {
-            if canonical[index + 3] == 0 {
-                canonical[index] = 0
-                canonical[index + 1] = 0
-                canonical[index + 2] = 0
-            }
-            index += 4
-        }
-        return .object([
+        .object([
             ("format", JSONValue(format.rawValue)), ("width", JSONValue(width)), ("height", JSONValue(height)),
-            ("frames", JSONValue(frameCount)), ("rgbaSHA256", isDecoded ? JSONValue(SHA256.hex(canonical)) : nil),
+            ("frames", JSONValue(frameCount)), ("rgbaSHA256", isDecoded ? JSONValue(canonicalPixelDigest()) : nil),
         ])
+    }
+
+    /// The digest of the pixels with transparent pixels' colour zeroed, hashed a block at a time so that the pixels
+    /// are not copied (an image at the limits is hundreds of megabytes).
+    func canonicalPixelDigest() -> String {
+        var hasher = SHA256.Hasher()
+        var block = [UInt8](repeating: 0, count: 64 * 1024)
+        pixels.withUnsafeBufferPointer { pixels in
+            var start = 0
+            while start < pixels.count {
+                let count = min(block.count, pixels.count - start)
+                block.withUnsafeMutableBufferPointer { block in
+                    block.baseAddress!.update(from: pixels.baseAddress! + start, count: count)
+                    var index = 3
+                    while index < count {
+                        if block[index] == 0 {
+                            block[index - 3] = 0
+                            block[index - 2] = 0
+                            block[index - 1] = 0
+                        }
+                        index += 4
+                    }
+                    hasher.update(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: block[0..<count])))
+                }
+                start += count
+            }
+        }
+        return hasher.finalize()
     }
 }
 

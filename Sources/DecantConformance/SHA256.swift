@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4), for the images' canonical form (`rgbaSHA256`). The toolchain has no portable digest on
 /// Linux without a package dependency, so the kit carries this small one.
 enum SHA256 {
-    private static let roundConstants: [UInt32] = [
+    fileprivate static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
         0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
@@ -14,18 +14,61 @@ enum SHA256 {
 
     /// The digest of `bytes` as 64 lowercase hexadecimal digits.
     static func hex(_ bytes: [UInt8]) -> String {
-        var state: [UInt32] = [
+        var hasher = Hasher()
+        bytes.withUnsafeBytes { hasher.update($0) }
+        return hasher.finalize()
+    }
+
+    /// An incremental digest: bytes fed in pieces, so a large input need not be copied to be hashed.
+    struct Hasher {
+        private var state: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
-        var message = bytes
-        let bitLength = UInt64(bytes.count) &* 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        /// Bytes not yet hashed: fewer than 64.
+        private var pending: [UInt8] = []
+        private var length: UInt64 = 0
+        private var words = [UInt32](repeating: 0, count: 64)
+
+        /// Feeds `bytes`.
+        mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            length &+= UInt64(bytes.count)
+            var start = 0
+            if !pending.isEmpty {
+                let taken = min(64 - pending.count, bytes.count)
+                pending.append(contentsOf: bytes[0..<taken])
+                start = taken
+                guard pending.count == 64 else { return }
+                let block = pending
+                pending.removeAll(keepingCapacity: true)
+                block.withUnsafeBytes { compress($0, at: 0) }
+            }
+            while start + 64 <= bytes.count {
+                compress(bytes, at: start)
+                start += 64
+            }
+            pending.append(contentsOf: bytes[start...])
         }
-        var words = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: message.count, by: 64) {
+
+        /// Pads the message (FIPS 180-4 §5.1.1) and returns the digest as 64 lowercase hexadecimal digits.
+        consuming func finalize() -> String {
+            let bitLength = length &* 8
+            var tail = pending
+            tail.append(0x80)
+            while tail.count % 64 != 56 { tail.append(0) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+            }
+            tail.withUnsafeBytes { tail in
+                for block in stride(from: 0, to: tail.count, by: 64) { compress(tail, at: block) }
+            }
+            return state.map { word in
+                let digits = String(word, radix: 16)
+                return String(repeating: "0", count: 8 - digits.count) + digits
+            }.joined()
+        }
+
+        /// Hashes the 64-byte block of `message` at `chunk`.
+        private mutating func compress(_ message: UnsafeRawBufferPointer, at chunk: Int) {
             for index in 0..<16 {
                 let base = chunk + index * 4
                 words[index] =
@@ -58,13 +101,9 @@ enum SHA256 {
             state[6] &+= g
             state[7] &+= h
         }
-        return state.map { word in
-            let digits = String(word, radix: 16)
-            return String(repeating: "0", count: 8 - digits.count) + digits
-        }.joined()
     }
 
-    private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
+    fileprivate static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
         (value >> count) | (value << (32 - count))
     }
 }

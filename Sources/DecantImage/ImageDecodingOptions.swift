@@ -7,6 +7,16 @@ import DecantCore
 #endif
 
 /// Limits on what a decoder may allocate, checked from the file's headers before any pixel memory is allocated.
+///
+/// Two kinds of guard work together. The absolute ones (``maxPixels``, ``maxFrames``, ``maxTotalBytes``) bound any
+/// image; the ratio one, ``maxPixelsPerByte``, bounds what a *small* body may claim: image formats compress, so a few
+/// bytes can declare a 10000×10000 screen (GIF), a 10⁸-pixel bilevel picture (PNG) or pixel data that is not there
+/// (BMP). The pixels a decode produces (every decoded frame counted) may be at most ``maxPixelsPerByte`` times the
+/// body size, and never less than ``ratioFloorPixels`` are allowed, so small images of any compression pass.
+///
+/// At the defaults a decode keeps at most 4 bytes per pixel of the larger of 16,777,216 pixels (64 MiB) and 1,024
+/// pixels per body byte, within ``maxPixels`` per frame and ``maxTotalBytes`` in all (16-bit sources keep 8 bytes
+/// more per pixel for their samples).
 public struct ImageLimits: Sendable, Hashable {
     /// The largest `width * height` accepted: 100 million pixels by default (a Pillow-like decompression-bomb guard).
     public var maxPixels: Int
@@ -16,12 +26,35 @@ public struct ImageLimits: Sendable, Hashable {
     /// default. For an animated GIF this counts what the image keeps, the first canvas and every frame's palette
     /// indices; the other frames' canvases are composited when ``Image/Frame/pixels`` is read and are not counted.
     public var maxTotalBytes: Int
+    /// The most pixels a decode may produce per byte of body, every decoded frame counted (a GIF's screen and each
+    /// of its frames, each canvas of an animated PNG): 1,024 by default, and at least ``ratioFloorPixels`` pixels
+    /// whatever the body size. Deflate cannot shrink data more than about 1,032 to 1, so an 8-bit image honestly
+    /// needs a byte per 1,032 pixels at least; bilevel or palette images of one colour can do better, and need a
+    /// raised limit when they are larger than 4096×4096.
+    public var maxPixelsPerByte: Int
 
-    /// Creates limits; the defaults are 100 million pixels, 1,000 frames and 2 GiB.
-    public init(maxPixels: Int = 100_000_000, maxFrames: Int = 1000, maxTotalBytes: Int = 1 << 31) {
+    /// The default of ``maxPixelsPerByte``: 1,024.
+    public static let defaultMaxPixelsPerByte = 1024
+    /// The pixels ``maxPixelsPerByte`` always allows, whatever the body size: 16,777,216 (4096×4096, 64 MiB of
+    /// RGBA8).
+    public static let ratioFloorPixels = 1 << 24
+
+    /// Creates limits; the defaults are 100 million pixels, 1,000 frames, 2 GiB and 1,024 pixels per body byte.
+    public init(
+        maxPixels: Int = 100_000_000, maxFrames: Int = 1000, maxTotalBytes: Int = 1 << 31,
+        maxPixelsPerByte: Int = ImageLimits.defaultMaxPixelsPerByte
+    ) {
         self.maxPixels = maxPixels
         self.maxFrames = maxFrames
         self.maxTotalBytes = maxTotalBytes
+        self.maxPixelsPerByte = maxPixelsPerByte
+    }
+
+    /// The pixels a body of `bodySize` bytes may decode to: ``maxPixelsPerByte`` times its size, at least
+    /// ``ratioFloorPixels``.
+    public func pixelBudget(bodySize: Int) -> Int {
+        let (product, overflow) = max(0, maxPixelsPerByte).multipliedReportingOverflow(by: max(0, bodySize))
+        return overflow ? Int.max : max(product, Self.ratioFloorPixels)
     }
 
     /// Throws `limitExceeded` when a `width` by `height` image of `frames` frames, `bytesPerPixel` output bytes
@@ -47,6 +80,21 @@ public struct ImageLimits: Sendable, Hashable {
                 message: "Decoding the image would take more than the limit of \(maxTotalBytes) bytes; raise "
                     + "maxTotalBytes if the image is trusted.")
         }
+    }
+
+    /// Throws `limitExceeded` when decoding `pixels` pixels (`what` they are, for the message) from a body of
+    /// `bodySize` bytes would pass ``pixelBudget(bodySize:)``. Called before those pixels are allocated.
+    func checkProduced(
+        _ pixels: Int, _ what: @autoclosure () -> String, format: Image.Format, bodySize: Int
+    ) throws(SerializationError) {
+        let budget = pixelBudget(bodySize: bodySize)
+        guard pixels > budget else { return }
+        throw SerializationError(
+            code: .limitExceeded,
+            message: "The \(bodySize)-byte \(format) body would decode to \(pixels) pixels (\(what())), more than the "
+                + "\(budget) that maxPixelsPerByte (\(maxPixelsPerByte) pixels per body byte, at least "
+                + "\(Self.ratioFloorPixels)) allows: a decompression bomb guard, since so few bytes rarely hold so "
+                + "large an image honestly. Raise maxPixelsPerByte if the image is trusted.")
     }
 }
 

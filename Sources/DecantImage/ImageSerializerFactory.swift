@@ -10,6 +10,8 @@ public import DecantCore
 /// - `maxFrames`: an integer (default 1,000): the most animation frames accepted.
 /// - `premultipliedAlpha`: a boolean (default `false`): premultiply colour samples by alpha.
 /// - `maxTotalBytes`: an integer (default 2 GiB): the most bytes of decoded output.
+/// - `maxPixelsPerByte`: an integer (default 1,024): the most pixels decoded per byte of body, every frame counted
+///   (at least 16,777,216 pixels whatever the body size); see ``ImageLimits/maxPixelsPerByte``.
 /// - `icoPreferredSize`: an integer from 0 to 65,536 (default 0): for ICO/CUR, decode the entry whose larger side is
 ///   closest to this many pixels; 0 decodes the largest entry. `Image.chosenEntry` tells which was decoded.
 ///
@@ -36,8 +38,8 @@ public struct ImageSerializerFactory: SerializerFactory {
     /// ``ImageResponseSerializer/defaultMediaRanges``.
     public var mediaRanges: [MediaRange] { ImageResponseSerializer.defaultMediaRanges }
 
-    /// `imageScale`, `inflate`, `maxPixels`, `maxFrames`, `premultipliedAlpha`, `maxTotalBytes` and
-    /// `icoPreferredSize`.
+    /// `imageScale`, `inflate`, `maxPixels`, `maxFrames`, `premultipliedAlpha`, `maxTotalBytes`, `maxPixelsPerByte`
+    /// and `icoPreferredSize`.
     public var optionSchema: [SerializerOption] {
         [
             SerializerOption(
@@ -58,6 +60,9 @@ public struct ImageSerializerFactory: SerializerFactory {
             SerializerOption(
                 "maxTotalBytes", .integer(1...Int.max), default: .integer(1 << 31),
                 summary: "The most bytes of decoded output over all frames."),
+            SerializerOption(
+                "maxPixelsPerByte", .integer(1...Int.max), default: .integer(ImageLimits.defaultMaxPixelsPerByte),
+                summary: "The most pixels decoded per byte of body, every frame counted (at least 16,777,216)."),
             SerializerOption(
                 "icoPreferredSize", .integer(0...65_536), default: .integer(0),
                 summary: "For ICO/CUR, the size in pixels of the entry to decode (the closest); 0 for the largest."),
@@ -85,6 +90,7 @@ public struct ImageSerializerFactory: SerializerFactory {
         if let value = Self.integer(configuration["maxPixels"]) { options.limits.maxPixels = value }
         if let value = Self.integer(configuration["maxFrames"]) { options.limits.maxFrames = value }
         if let value = Self.integer(configuration["maxTotalBytes"]) { options.limits.maxTotalBytes = value }
+        if let value = Self.integer(configuration["maxPixelsPerByte"]) { options.limits.maxPixelsPerByte = value }
         if let value = Self.integer(configuration["icoPreferredSize"]) {
             options.icoPreferredSize = value > 0 ? value : nil
         }

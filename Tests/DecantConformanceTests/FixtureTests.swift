@@ -117,4 +117,15 @@ import Testing
             width: text.utf8.count / 4, height: text.isEmpty ? 0 : 1, pixels: Array(text.utf8), format: .png)
         #expect(try image.conformanceValue()["rgbaSHA256"]?.stringValue == digest)
     }
+
+    /// 280,000 bytes, hashed in blocks without a copy of the pixels: the colour of the 272 transparent pixels is
+    /// zeroed first. Digest from Python: `b = bytearray((i * 13 + i // 4096) % 256 for i in range(280000))`, then
+    /// `b[i-3:i] = b"\0\0\0"` where `b[i] == 0` for `i` in `range(3, len(b), 4)`, then `hashlib.sha256(b)`.
+    @Test func largeImagesHashBlockByBlockWithTransparentColourZeroed() throws {
+        let pixels = (0..<280_000).map { UInt8(truncatingIfNeeded: $0 * 13 + $0 / 4096) }
+        let image = Image(width: 70_000, height: 1, pixels: pixels, format: .png)
+        #expect(
+            try image.conformanceValue()["rgbaSHA256"]?.stringValue
+                == "6be61ec517d9b0cff22ee750f80f9acfae97691ca77615bf45d7013ca9c6e877")
+    }
 }

@@ -32,15 +32,7 @@ import Testing
         "bad/bmp/Bad_clrsUsed.bmp":
             "biClrUsed is 0xFF000006 in an 8-bit image; Decant clamps it to 1 << biBitCount and decodes, as Chrome "
             + "does (Blink BMPImageReader::ProcessInfoHeader: 'also do this for bitmaps that put too large a value "
-            + "here'); image-rs and Pillow reject it",
-        "bad/bmp/Bad_shortfile.bmp":
-            "byte for byte bmpsuite's b/shortfile.bmp (pixel data cut short), for which bmpsuite lets a decoder "
-            + "fail or degrade (BMPTests); Decant decodes the rows present and leaves the rest transparent, as "
-            + "BMPDecoder documents; image-rs, Pillow and Chrome reject it",
-        "bad/bmp/Bad_unusual_extend_buffer_usage.bmp":
-            "a 2554×18803 RLE4 image whose 133 bytes of pixel data stop after 3 rows without an end-of-bitmap "
-            + "marker: the same truncation rule, the rows present decoded and the rest transparent (within the "
-            + "100-megapixel limit); image-rs, Pillow and Chrome reject it",
+            + "here'); image-rs and Pillow reject it"
     ]
 
     /// golang-image sources (relative to ``golangImage``) Decant is right not to match, with the reason.

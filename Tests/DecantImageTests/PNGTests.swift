@@ -161,15 +161,17 @@ enum PNGBuilder {
         #expect(
             factory.optionSchema.map(\.name) == [
                 "imageScale", "inflate", "maxPixels", "maxFrames", "premultipliedAlpha", "maxTotalBytes",
-                "icoPreferredSize",
+                "maxPixelsPerByte", "icoPreferredSize",
             ])
         let serializer = try factory.makeSerializer(configuration: [
             "imageScale": 2, "inflate": false, "maxPixels": 10, "maxFrames": 5, "premultipliedAlpha": true,
+            "maxPixelsPerByte": 7,
         ])
         #expect(serializer.options.imageScale == 2)
         #expect(!serializer.options.inflate)
         #expect(serializer.options.limits.maxPixels == 10)
         #expect(serializer.options.limits.maxFrames == 5)
+        #expect(serializer.options.limits.maxPixelsPerByte == 7)
         #expect(serializer.options.premultipliedAlpha)
         let unknown = try #require(throws: SerializationError.self) {
             try factory.makeSerializer(configuration: ["inflates": true])

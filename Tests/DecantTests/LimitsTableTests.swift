@@ -103,7 +103,31 @@ import Testing
             status: 200, headers: ["Content-Type": "text/plain", "Content-Encoding": "gzip"], body: gzipOf1000As)
     }
 
+    static func image(_ bytes: [UInt8], _ configure: (inout ImageLimits) -> Void) -> SerializationError? {
+        var options = ImageDecodingOptions()
+        configure(&options.limits)
+        var headers = HTTPHeaderFields()
+        headers.append(name: "Content-Type", value: "image/gif")
+        return failure {
+            _ = try ImageResponseSerializer(options: options).serialize(
+                Response(status: 200, headers: headers, body: Data(bytes)))
+        }
+    }
+
+    /// A GIF89a file of `frames` 1×1 frames on a `width` by `height` screen (the LZW data: clear, index 0, end).
+    static func gif(width: Int, height: Int, frames: Int = 1) -> [UInt8] {
+        func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        let screen = Array("GIF89a".utf8) + le16(width) + le16(height) + [0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+        let frame = [0x2C] + le16(0) + le16(0) + le16(1) + le16(1) + [0] + [2, 2, 0x44, 0x01, 0]
+        return screen + Array([[UInt8]](repeating: frame, count: frames).joined()) + [0x3B]
+    }
+
     static let cases: [String: @Sendable () -> SerializationError?] = [
+        "ImageLimits.maxPixels": { image(gif(width: 4, height: 4)) { $0.maxPixels = 15 } },
+        "ImageLimits.maxFrames": { image(gif(width: 1, height: 1, frames: 3)) { $0.maxFrames = 2 } },
+        "ImageLimits.maxTotalBytes": { image(gif(width: 4, height: 4)) { $0.maxTotalBytes = 63 } },
+        // A 10000×10000 screen from 35 bytes: 100 million pixels, over the 16,777,216 the ratio always allows.
+        "ImageLimits.maxPixelsPerByte": { image(gif(width: 10_000, height: 10_000)) { _ in } },
         "BodySizeLimit.maxBytes": {
             failure {
                 var chain = ResponseChain(DataResponseSerializer())

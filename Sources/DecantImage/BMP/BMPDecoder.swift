@@ -17,8 +17,10 @@ import DecantCore
 ///   56-byte V3 header or `BI_ALPHABITFIELDS` asks for alpha outright; image-rs's V3 references are transparent).
 /// - Bit-field channels up to 8 bits wide are scaled to 0...255 (rounded); wider channels keep their top 8 bits.
 ///
-/// A file cut short keeps what it has: the rows present are decoded (for RLE, the pixels written before the data
-/// ends) and the rest stay transparent black.
+/// An uncompressed or bit-field file shorter than its rows need is refused (`truncatedBody`) before any pixel is
+/// allocated, as Chrome, Pillow and image-rs refuse it (bmpsuite lets a decoder fail or degrade). A run-length stream
+/// that ends early keeps the pixels written before its end; the rest stay transparent black.
+/// Compression 4 and 5 under a Windows header (`BI_JPEG`, `BI_PNG`) are reported as unsupported.
 enum BMPDecoder {
     static func invalid(_ offset: Int, _ message: String) -> SerializationError {
         SerializationError(code: .invalidBody, message: "The BMP image is invalid: \(message).", offset: offset)
@@ -68,6 +70,9 @@ enum BMPDecoder {
                 undecoded: header.width, height: header.height, format: .bmp, metadata: metadata, source: data,
                 options: options)
         }
+        try options.limits.checkProduced(
+            header.width * header.height, "\(header.width)×\(header.height)", format: .bmp, bodySize: bytes.count)
+        try checkPixelData(bytes, header)
         let pixels = try decodePixels(bytes, header)
         return Image(
             width: header.width, height: header.height, pixels: pixels, format: .bmp, scale: options.imageScale,
@@ -127,8 +132,18 @@ enum BMPDecoder {
         var masks: [UInt32] = [0, 0, 0, 0]
         var paletteStart = 14 + infoSize
         switch (bitsPerPixel, compression) {
+        case (_, 4) where infoSize != 16 && infoSize != 64, (_, 5):
+            // A Windows header's compression 4 and 5 are BI_JPEG and BI_PNG: a whole JPEG or PNG file as the pixel
+            // data, meant for printers. Only OS/2 2.x headers (16 or 64 bytes) use 4 for RLE24.
+            let embedded = compression == 4 ? "JPEG" : "PNG"
+            throw SerializationError(
+                code: .unsupportedFeature,
+                message: "The BMP image uses compression \(compression) (BI_\(embedded)): its pixel data is a whole "
+                    + "\(embedded) file, a form meant for printers that Decant does not decode (nor do browsers). "
+                    + "Serve the \(embedded) file itself, or a plain BMP.",
+                offset: 30)
         case (1, 0), (2, 0), (4, 0), (8, 0), (4, 2), (8, 1), (24, 0), (24, 4):
-            // 2 bits per pixel is Windows CE's; compression 4 with 24 bits is OS/2 2.x RLE24 (Windows' BI_JPEG has 0).
+            // 2 bits per pixel is Windows CE's; compression 4 with 24 bits is OS/2 2.x RLE24.
             break
         case (16, 0):
             masks = [0x7C00, 0x03E0, 0x001F, 0]
@@ -204,6 +219,27 @@ enum BMPDecoder {
         }
     }
 
+    /// Throws `truncatedBody` when an uncompressed or bit-field image's file is shorter than its rows need (the last
+    /// row's padding may be missing), before its pixels are allocated: such a file has no honest reason to exist, and
+    /// a few bytes could otherwise claim a full-size canvas of transparent black. Run-length images are exempt: a
+    /// short stream legitimately leaves pixels unset (``ImageLimits/maxPixelsPerByte`` bounds them instead).
+    static func checkPixelData(_ bytes: UnsafeRawBufferPointer, _ header: Header) throws(SerializationError) {
+        guard ![1, 2, 4].contains(header.compression) else { return }
+        let stride = (header.width * header.bitsPerPixel + 31) / 32 * 4
+        let rowBytes = (header.width * header.bitsPerPixel + 7) / 8
+        let (rows, overflow) = stride.multipliedReportingOverflow(by: header.height - 1)
+        let (needed, overflow2) = header.dataOffset.addingReportingOverflow(rows &+ rowBytes)
+        guard overflow || overflow2 || needed > bytes.count else { return }
+        let available = max(0, bytes.count - header.dataOffset)
+        throw SerializationError(
+            code: .truncatedBody,
+            message: "The BMP image (\(header.width)×\(header.height), \(header.bitsPerPixel)-bit) needs "
+                + "\(overflow || overflow2 ? "more" : "\(needed - header.dataOffset)") bytes of pixel data from offset "
+                + "\(header.dataOffset), but the file holds \(available); it was cut short in transit or its header "
+                + "is wrong.",
+            offset: bytes.count)
+    }
+
     static func decodePixels(_ bytes: UnsafeRawBufferPointer, _ header: Header) throws(SerializationError) -> [UInt8] {
         guard header.dataOffset < bytes.count else {
             throw SerializationError(
@@ -220,7 +256,7 @@ enum BMPDecoder {
                 decodeRLE(bytes, header, into: target)
             } else {
                 let rows = decodeRows(source, count: bytes.count, header, into: target)
-                // A short file: the rows it lacks stay transparent black.
+                // Rows the file lacks (only the last row's padding can be, after `checkPixelData`) stay transparent.
                 for fileRow in rows..<height {
                     let row = header.topDown ? fileRow : height - 1 - fileRow
                     (target + row * width * 4).initializeMemory(as: UInt8.self, repeating: 0, count: width * 4)

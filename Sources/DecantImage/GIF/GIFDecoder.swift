@@ -160,6 +160,12 @@ enum GIFDecoder {
         // What the decoded image keeps, checked against `maxTotalBytes` before each allocation: the first frame's
         // canvas (`Image.pixels`), every frame's indices and palettes. Composited canvases are made on access.
         var keptBytes = decodingPixels ? width * height * 4 : 0
+        // The pixels decoded, against ``ImageLimits/maxPixelsPerByte``: the screen's canvas and every frame's indices.
+        var producedPixels = width * height
+        if decodingPixels {
+            try limits.checkProduced(
+                producedPixels, "a \(width)×\(height) logical screen", format: .gif, bodySize: bytes.count)
+        }
         var globalPalettes: [Int: [UInt32]] = [:]  // by transparent index, -1 for none
         var transparent: Int? = nil
         var delay = 0.0
@@ -231,6 +237,11 @@ enum GIFDecoder {
                     break
                 }
                 try limits.check(width: frameWidth, height: frameHeight)
+                producedPixels += frameWidth * frameHeight
+                try limits.checkProduced(
+                    producedPixels,
+                    "a \(width)×\(height) screen and \(stream.frameCount) frames, the last \(frameWidth)×\(frameHeight)",
+                    format: .gif, bodySize: bytes.count)
                 keptBytes += frameWidth * frameHeight
                 guard keptBytes <= limits.maxTotalBytes else { throw tooManyBytes(limits) }
                 // The LZW data, its sub-blocks joined, with room for the decoder's 4-byte loads past its end.

@@ -132,6 +132,8 @@ enum ICODecoder {
             throw invalid(0, "the icon's bitmap header is malformed")
         }
         try options.limits.check(width: width, height: height)
+        try options.limits.checkProduced(
+            width * height, "entry \(index), \(width)×\(height)", format: .ico, bodySize: dib.count)
         var paletteSize = bitsPerPixel <= 8 ? (colorsUsed > 0 ? colorsUsed : 1 << bitsPerPixel) * 4 : 0
         if compression == 3 && infoSize == 40 { paletteSize += 12 }
         let dataOffset = 14 + infoSize + paletteSize

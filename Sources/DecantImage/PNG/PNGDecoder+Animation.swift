@@ -163,7 +163,7 @@ extension PNGDecoder {
     /// Reads an `acTL` chunk and checks ``ImageLimits`` against its frame count before any frame is kept.
     static func readAnimationControl(
         _ body: UnsafeRawBufferPointer, at offset: Int, into parsed: inout Parsed, afterImageData: Bool,
-        limits: ImageLimits, keepingImageData: Bool
+        limits: ImageLimits, keepingImageData: Bool, bodySize: Int
     ) throws(SerializationError) {
         guard parsed.animation.problem == nil else { return }
         guard parsed.animation.declaredFrames == nil else {
@@ -181,6 +181,10 @@ extension PNGDecoder {
             try limits.check(width: header.width, height: header.height, frames: frames, bytesPerPixel: 0)
             if keepingImageData {
                 let pixels = header.width * header.height
+                let (produced, overflow0) = pixels.multipliedReportingOverflow(by: frames)
+                try limits.checkProduced(
+                    overflow0 ? Int.max : produced, "\(frames) frames of \(header.width)×\(header.height)",
+                    format: .png, bodySize: bodySize)
                 let perPixel = header.decodingBytesPerPixel(keepingImageData: true)
                 let (canvases, overflow) = frames.multipliedReportingOverflow(by: 4)
                 let (total, overflow2) = pixels.multipliedReportingOverflow(by: perPixel + canvases)

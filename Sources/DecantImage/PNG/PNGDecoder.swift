@@ -151,6 +151,11 @@ enum PNGDecoder {
                 try limits.check(
                     width: header.width, height: header.height,
                     bytesPerPixel: header.decodingBytesPerPixel(keepingImageData: keepingImageData))
+                if keepingImageData {
+                    try limits.checkProduced(
+                        header.width * header.height, "\(header.width)×\(header.height)", format: .png,
+                        bodySize: raw.count)
+                }
                 var new = Parsed(header: header)
                 new.metadata.bitDepth = header.bitDepth
                 new.metadata.colorType =
@@ -194,7 +199,7 @@ enum PNGDecoder {
             case "acTL":
                 try readAnimationControl(
                     body, at: position, into: &parsed!, afterImageData: imageDataState != 0, limits: limits,
-                    keepingImageData: keepingImageData)
+                    keepingImageData: keepingImageData, bodySize: raw.count)
             case "fcTL":
                 parsed!.animation.readFrameControl(
                     body, at: position, canvas: parsed!.header, afterImageData: imageDataState != 0)

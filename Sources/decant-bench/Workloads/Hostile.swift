@@ -70,6 +70,22 @@ enum HostileWorkloads {
                 open: "<?xml version=\"1.0\"?><plist version=\"1.0\"><array>", unit: "<true/>",
                 close: "</array></plist>")
         },
+        // Images: within the default limits a 1 MiB body may decode to `maxPixels` (10⁸ pixels, 400 MB of RGBA8); a
+        // smaller one to `maxPixelsPerByte` (1,024) pixels per byte, at least 4096×4096. These are at the ceiling.
+        Case(
+            name: "png", contentType: "image/png",
+            summary: "a 10000×10000 1-bit PNG of zeros, padded to 1 MiB with an ancillary chunk (at maxPixels)",
+            foundationName: nil
+        ) { zeroPNG() },
+        Case(
+            name: "gif", contentType: "image/gif",
+            summary: "a 10000×10000 GIF screen with one 1×1 frame, padded to 1 MiB with a comment (at maxPixels)",
+            foundationName: nil
+        ) { screenGIF() },
+        Case(
+            name: "bmp", contentType: "image/bmp",
+            summary: "a 10000×10000 RLE8 BMP ending at once, padded to 1 MiB (at maxPixels)", foundationName: nil
+        ) { emptyRLEBMP() },
     ]
 
     /// `memory.hostile.<name>` for every case.
@@ -107,6 +123,93 @@ enum HostileWorkloads {
         bytes += withUnsafeBytes(of: UInt64(0).bigEndian, Array.init)
         bytes += withUnsafeBytes(of: UInt64(tableOffset).bigEndian, Array.init)
         return Data(bytes)
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+    private static func littleEndian(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
+
+    /// A PNG chunk with its CRC.
+    private static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + body
+        return bigEndian(UInt32(body.count)) + typed + bigEndian(Checksum.crc32(typed))
+    }
+
+    /// A zlib stream of `count` zero bytes in one fixed-Huffman block (RFC 1951 §3.2.6): a literal 0, then matches
+    /// of 258 at distance 1 (13 bits each), the rest as literals.
+    private static func zeroZlib(count: Int) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]
+        var buffer: UInt64 = 0
+        var bits = 0
+        func put(_ value: UInt64, _ width: Int) {
+            buffer |= value << UInt64(bits)
+            bits += width
+            while bits >= 8 {
+                out.append(UInt8(truncatingIfNeeded: buffer))
+                buffer >>= 8
+                bits -= 8
+            }
+        }
+        /// A Huffman code, most significant bit first.
+        func code(_ value: UInt64, _ width: Int) {
+            var reversed: UInt64 = 0
+            for bit in 0..<width { reversed |= (value >> UInt64(bit) & 1) << UInt64(width - 1 - bit) }
+            put(reversed, width)
+        }
+        put(0b011, 3)  // final block, fixed Huffman
+        code(0x30, 8)  // literal 0
+        var left = count - 1
+        while left >= 258 {
+            code(0b1100_0101, 8)  // length code 285: 258
+            code(0, 5)  // distance code 0: 1
+            left -= 258
+        }
+        for _ in 0..<left { code(0x30, 8) }
+        code(0, 7)  // end of block
+        if bits > 0 { put(0, 8 - bits) }
+        // Adler-32 of zeros: the byte sum stays 1, the sum of sums is `count` (RFC 1950 §8.2).
+        return out + bigEndian(UInt32(count % 65521) << 16 | 1)
+    }
+
+    /// Pads `bytes` to ``size`` with `filler(remaining)` inserted before the final `trailer` bytes.
+    private static func padded(_ bytes: [UInt8], trailer: Int, _ filler: (Int) -> [UInt8]) -> Data {
+        let head = bytes.dropLast(trailer)
+        return Data(head + filler(size - bytes.count) + bytes.suffix(trailer))
+    }
+
+    private static func zeroPNG() -> Data {
+        let (width, height) = (10_000, 10_000)
+        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [1, 0, 0, 0, 0]
+        let png =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
+            + chunk("IDAT", zeroZlib(count: height * (1 + width / 8))) + chunk("IEND", [])
+        // An ancillary private chunk (`deCa`, lower-case first letter) before IEND fills the rest.
+        return padded(png, trailer: 12) { room in chunk("deCa", [UInt8](repeating: 0, count: room - 12)) }
+    }
+
+    private static func screenGIF() -> Data {
+        func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        let gif =
+            Array("GIF89a".utf8) + le16(10_000) + le16(10_000) + [0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+            + [0x2C] + le16(0) + le16(0) + le16(1) + le16(1) + [0] + [2, 2, 0x44, 0x01, 0] + [0x3B]
+        // A comment extension (0x21 0xFE) of 255-byte sub-blocks before the trailer fills the rest.
+        return padded(gif, trailer: 1) { room in
+            var comment: [UInt8] = [0x21, 0xFE]
+            while room - comment.count > 257 { comment += [255] + [UInt8](repeating: 0x20, count: 255) }
+            return comment + [0]
+        }
+    }
+
+    private static func emptyRLEBMP() -> Data {
+        let (width, height) = (10_000, 10_000)
+        var info = littleEndian(40) + littleEndian(UInt32(width)) + littleEndian(UInt32(height))
+        info += [1, 0, 8, 0] + littleEndian(1) + [UInt8](repeating: 0, count: 20)
+        let palette = [UInt8](repeating: 0, count: 1024)
+        let pixels: [UInt8] = [0, 1]  // end of bitmap
+        let offset = 14 + info.count + palette.count
+        let bmp =
+            [0x42, 0x4D] + littleEndian(UInt32(size)) + [0, 0, 0, 0] + littleEndian(UInt32(offset)) + info
+            + palette + pixels
+        return padded(bmp, trailer: 0) { room in [UInt8](repeating: 0, count: room) }
     }
 
     private static func measure(_ hostile: Case, _ settings: RunSettings) throws -> Prepared {
