@@ -67,18 +67,17 @@ extension Image: ConformanceRepresentable {
             var start = 0
             while start < pixels.count {
                 let count = min(block.count, pixels.count - start)
-                block.withUnsafeMutableBufferPointer { block in
-                    block.baseAddress!.update(from: pixels.baseAddress! + start, count: count)
-                    var index = 3
-                    while index < count {
-                        if block[index] == 0 {
-                            block[index - 3] = 0
-                            block[index - 2] = 0
-                            block[index - 1] = 0
-                        }
-                        index += 4
+                block.withUnsafeMutableBytes { block in
+                    let target = block.baseAddress!
+                    target.copyMemory(from: pixels.baseAddress! + start, byteCount: count)
+                    // Whole pixels as 32-bit words: alpha is the most significant byte of a little-endian load.
+                    var offset = 0
+                    while offset &+ 4 <= count {
+                        let pixel = UInt32(littleEndian: target.load(fromByteOffset: offset, as: UInt32.self))
+                        if pixel < 0x0100_0000 { target.storeBytes(of: 0, toByteOffset: offset, as: UInt32.self) }
+                        offset &+= 4
                     }
-                    hasher.update(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: block[0..<count])))
+                    hasher.update(UnsafeRawBufferPointer(start: target, count: count))
                 }
                 start += count
             }

@@ -21,13 +21,12 @@ enum SHA256 {
 
     /// An incremental digest: bytes fed in pieces, so a large input need not be copied to be hashed.
     struct Hasher {
-        private var state: [UInt32] = [
-            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-        ]
+        private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+        )
         /// Bytes not yet hashed: fewer than 64.
         private var pending: [UInt8] = []
         private var length: UInt64 = 0
-        private var words = [UInt32](repeating: 0, count: 64)
 
         /// Feeds `bytes`.
         mutating func update(_ bytes: UnsafeRawBufferPointer) {
@@ -40,13 +39,11 @@ enum SHA256 {
                 guard pending.count == 64 else { return }
                 let block = pending
                 pending.removeAll(keepingCapacity: true)
-                block.withUnsafeBytes { compress($0, at: 0) }
+                block.withUnsafeBytes { compress($0, blocks: 1) }
             }
-            while start + 64 <= bytes.count {
-                compress(bytes, at: start)
-                start += 64
-            }
-            pending.append(contentsOf: bytes[start...])
+            let whole = (bytes.count - start) / 64
+            if whole > 0 { compress(UnsafeRawBufferPointer(rebasing: bytes[start...]), blocks: whole) }
+            pending.append(contentsOf: bytes[(start + whole * 64)...])
         }
 
         /// Pads the message (FIPS 180-4 §5.1.1) and returns the digest as 64 lowercase hexadecimal digits.
@@ -58,52 +55,69 @@ enum SHA256 {
             for shift in stride(from: 56, through: 0, by: -8) {
                 tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
             }
-            tail.withUnsafeBytes { tail in
-                for block in stride(from: 0, to: tail.count, by: 64) { compress(tail, at: block) }
-            }
-            return state.map { word in
+            tail.withUnsafeBytes { compress($0, blocks: $0.count / 64) }
+            let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+            return words.map { word in
                 let digits = String(word, radix: 16)
                 return String(repeating: "0", count: 8 - digits.count) + digits
             }.joined()
         }
 
-        /// Hashes the 64-byte block of `message` at `chunk`.
-        private mutating func compress(_ message: UnsafeRawBufferPointer, at chunk: Int) {
-            for index in 0..<16 {
-                let base = chunk + index * 4
-                words[index] =
-                    UInt32(message[base]) << 24 | UInt32(message[base + 1]) << 16 | UInt32(message[base + 2]) << 8
-                    | UInt32(message[base + 3])
+        /// Hashes the first `blocks` 64-byte blocks of `message` (FIPS 180-4 §6.2.2). Written with pointers, locals
+        /// and masking shifts so that even an unoptimized build hashes a large image in reasonable time.
+        private mutating func compress(_ message: UnsafeRawBufferPointer, blocks: Int) {
+            var (h0, h1, h2, h3, h4, h5, h6, h7) = state
+            roundConstants.withUnsafeBufferPointer { constants in
+                let k = constants.baseAddress!
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { buffer in
+                    let w = buffer.baseAddress!
+                    var block = 0
+                    while block < blocks {
+                        let base = message.baseAddress! + block &* 64
+                        var t = 0
+                        while t < 16 {
+                            w[t] = UInt32(bigEndian: base.loadUnaligned(fromByteOffset: t &* 4, as: UInt32.self))
+                            t &+= 1
+                        }
+                        while t < 64 {
+                            let x = w[t &- 15]
+                            let y = w[t &- 2]
+                            let s0 = (x &>> 7 | x &<< 25) ^ (x &>> 18 | x &<< 14) ^ (x &>> 3)
+                            let s1 = (y &>> 17 | y &<< 15) ^ (y &>> 19 | y &<< 13) ^ (y &>> 10)
+                            w[t] = w[t &- 16] &+ s0 &+ w[t &- 7] &+ s1
+                            t &+= 1
+                        }
+                        var (a, b, c, d, e, f, g, h) = (h0, h1, h2, h3, h4, h5, h6, h7)
+                        t = 0
+                        while t < 64 {
+                            let s1 = (e &>> 6 | e &<< 26) ^ (e &>> 11 | e &<< 21) ^ (e &>> 25 | e &<< 7)
+                            let choice = (e & f) ^ (~e & g)
+                            let temp1 = h &+ s1 &+ choice &+ k[t] &+ w[t]
+                            let s0 = (a &>> 2 | a &<< 30) ^ (a &>> 13 | a &<< 19) ^ (a &>> 22 | a &<< 10)
+                            let majority = (a & b) ^ (a & c) ^ (b & c)
+                            h = g
+                            g = f
+                            f = e
+                            e = d &+ temp1
+                            d = c
+                            c = b
+                            b = a
+                            a = temp1 &+ s0 &+ majority
+                            t &+= 1
+                        }
+                        h0 &+= a
+                        h1 &+= b
+                        h2 &+= c
+                        h3 &+= d
+                        h4 &+= e
+                        h5 &+= f
+                        h6 &+= g
+                        h7 &+= h
+                        block &+= 1
+                    }
+                }
             }
-            for index in 16..<64 {
-                let s0 = rotate(words[index - 15], 7) ^ rotate(words[index - 15], 18) ^ (words[index - 15] >> 3)
-                let s1 = rotate(words[index - 2], 17) ^ rotate(words[index - 2], 19) ^ (words[index - 2] >> 10)
-                words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, h) = (
-                state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
-            )
-            for index in 0..<64 {
-                let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let temp1 = h &+ s1 &+ choice &+ roundConstants[index] &+ words[index]
-                let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let temp2 = s0 &+ majority
-                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
-            }
-            state[0] &+= a
-            state[1] &+= b
-            state[2] &+= c
-            state[3] &+= d
-            state[4] &+= e
-            state[5] &+= f
-            state[6] &+= g
-            state[7] &+= h
+            state = (h0, h1, h2, h3, h4, h5, h6, h7)
         }
-    }
-
-    fileprivate static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
-        (value >> count) | (value << (32 - count))
     }
 }
