@@ -1,7 +1,9 @@
-// The `decant` tool: the DecantCommandLine library run against the standard registry. Plugins of this repository
-// are installed here as they are added; `--no-plugins` then selects the standard registry alone.
+// The `decant` tool: the DecantCommandLine library run against the standard registry plus the plugins of this
+// repository (`Plugins/`); `--no-plugins` selects the standard registry alone.
 import Decant
+import DecantCSV
 import DecantCommandLine
 
 let standard = SerializerRegistry.standard
-DecantTool(name: "decant", registry: standard, registryWithoutPlugins: standard).main()
+let withPlugins = standard.installing(.csv)
+DecantTool(name: "decant", registry: withPlugins, registryWithoutPlugins: standard).main()

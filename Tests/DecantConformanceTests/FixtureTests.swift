@@ -4,18 +4,30 @@ import DecantJSON
 import Foundation
 import Testing
 
-/// Runs every fixture in `Fixtures/` (and its perturbed copies) against the standard registry.
+/// Runs every fixture in `Fixtures/` (and its perturbed copies) against the standard registry, except the plugins'
+/// areas (a folder named after a serializer id the standard registry does not have), which their own test targets
+/// run with the plugin installed.
 @Suite struct FixtureTests {
     static let directory = FixtureLoader.fixturesDirectory()
-    static let fixtures: [Fixture] = {
+    static let allFixtures: [Fixture] = {
         guard let directory else { return [] }
         return (try? FixtureLoader.fixtures(in: directory)) ?? []
     }()
+    static let fixtures: [Fixture] = allFixtures.filter { fixture in
+        let area = String(fixture.area.prefix { $0 != "/" })
+        let isSerializerArea = SerializerID(rawValue: area).map { SerializerRegistry.standard.entry(for: $0) != nil }
+        return ["chains", "configured"].contains(area) || isSerializerArea == true
+    }
+
+    @Test func pluginAreasAreLeftToThePlugins() {
+        let skipped = Set(Self.allFixtures.map(\.area)).subtracting(Self.fixtures.map(\.area))
+        #expect(skipped.isSubset(of: ["csv", "form", "problemDetails"]), "\(skipped)")
+    }
 
     @Test func fixturesAreFoundByWalkingUpFromThisFile() throws {
         let directory = try #require(Self.directory)
         #expect(directory.lastPathComponent == "Fixtures")
-        #expect(try FixtureLoader.fixtures(in: directory).count == Self.fixtures.count)
+        #expect(try FixtureLoader.fixtures(in: directory).count == Self.allFixtures.count)
     }
 
     @Test(arguments: ["json", "string", "propertyList", "image"])

@@ -185,9 +185,11 @@ import Testing
         if resolution.candidates.isEmpty {
             compound = registry.compoundSerializer(sniffing: sniffing)
         } else {
-            compound = CompoundSerializer(
+            var candidates = CompoundSerializer(
                 resolution.candidates.compactMap { registry.entry(for: $0.id)?.defaultSerializer },
                 sniffing: sniffing, id: "registry")
+            candidates.fallsBackOnlyAsSpecifically = true
+            compound = candidates
         }
         var chain = ResponseChain(
             ChoiceReportingSerializer(compound),
@@ -312,13 +314,16 @@ import Testing
             SerializerModule(
                 name: "Counting",
                 factories: [
-                    Wrapper(serializer: counting("wide", "*/*")), Wrapper(serializer: counting("json", "*/*+json")),
+                    Wrapper(serializer: counting("wide", "*/*")),
                     Wrapper(serializer: counting("problem", "application/problem+json")),
+                    Wrapper(serializer: counting("problem2", "application/problem+json")),
+                    Wrapper(serializer: counting("problem3", "application/problem+json")),
                 ]))
+        // The three of the same specificity, once each in installation order; the wider `*/*` not at all.
         _ = try? registry.serialize(.make(type: "application/problem+json", body: "!x"))
-        #expect(counter.recorded == ["problem", "json", "wide"])
+        #expect(counter.recorded == ["problem", "problem2", "problem3"])
         _ = try registry.serialize(.make(type: "application/problem+json", body: "fine"))
-        #expect(counter.recorded == ["problem", "json", "wide", "problem"])
+        #expect(counter.recorded == ["problem", "problem2", "problem3", "problem"])
     }
 
     // MARK: The cached Content-Type

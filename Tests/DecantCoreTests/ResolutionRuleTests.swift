@@ -4,8 +4,8 @@ import Testing
 @testable import DecantCore
 
 /// The resolution rule: a typed request only falls back to serializers that produce its type; a serializer that
-/// defers parsing never rescues a failure; a success after failures carries them; with no success one error lists
-/// every attempt.
+/// defers parsing, or one that matches the media type only through a wider range, never rescues a rejected body; a
+/// success after failures carries them; with no success one error lists every attempt.
 @Suite struct ResolutionRuleTests {
     /// Splits `text/csv` bodies into rows of comma-separated fields; an unterminated quote is an error at its offset.
     struct RowsSerializer: ResponseSerializer {
@@ -55,16 +55,39 @@ import Testing
 
     static let malformed = Response.make(type: "text/csv", body: "a,\"b\n1,2")
 
+    /// `acme.csv`, then a second serializer for `text/csv` itself (another implementation of the same format).
+    static let csvThenOtherCSV = registry([
+        FixedFactory(serializer: RowsSerializer()),
+        TaggingFactory("acme.csvText", "text/csv"),
+    ])
+
     @Test func untypedFallbackCarriesTheFailureAndNamesTheProducer() throws {
-        let result = try Self.csvThenString.serialize(Self.malformed)
-        #expect(result.serializerID == "string")
-        #expect(result.value as? String == "string:a,\"b\n1,2")
+        let result = try Self.csvThenOtherCSV.serialize(Self.malformed)
+        #expect(result.serializerID == "acme.csvText")
+        #expect(result.value as? String == "acme.csvText:a,\"b\n1,2")
         #expect(result.attempts.map(\.serializerID) == ["acme.csv"])
         #expect(result.attempts.first?.code == .invalidBody)
         #expect(result.attempts.first?.offset == 2)
         #expect(result.resolution.chosen?.id == "acme.csv")
         #expect(result.description.contains("failed: acme.csv (invalidBody)"))
-        #expect(result.description.hasSuffix("produced by: string"))
+        #expect(result.description.hasSuffix("produced by: acme.csvText"))
+    }
+
+    /// `string` matches `text/csv` only through `text/*`: it cannot judge CSV, so it is not tried after the CSV
+    /// serializer rejected the body, and the CSV error stands.
+    @Test(arguments: [false, true])
+    func widerRangeIsNoFallbackForARejectedBody(viaChain: Bool) throws {
+        let error = #expect(throws: SerializationError.self) {
+            _ = try Self.csvThenString.serialize(viaChain ? Self.malformedThroughChain : Self.malformed)
+        }
+        #expect(error?.code == .invalidBody)
+        #expect(error?.offset == 2)
+        #expect(error?.serializerID == "acme.csv")
+        #expect(error?.message.contains("Not tried after that failure: 'string'") == true)
+        // A well-formed body is the CSV serializer's, and a text request still gets the text.
+        let rows = try Self.csvThenString.serialize(Response.make(type: "text/csv", body: "a,b"))
+        #expect(rows.serializerID == "acme.csv")
+        #expect(try Self.csvThenString.serialize(Self.malformed, as: String.self) == "string:a,\"b\n1,2")
     }
 
     /// A `Content-Encoding` field sends the response through the whole chain (content decoding runs) rather than
@@ -73,8 +96,8 @@ import Testing
         type: "text/csv", body: "a,\"b\n1,2", headers: [("Content-Encoding", "identity")])
 
     @Test func untypedFallbackThroughTheChainCarriesTheFailure() throws {
-        let result = try Self.csvThenString.serialize(Self.malformedThroughChain)
-        #expect(result.serializerID == "string")
+        let result = try Self.csvThenOtherCSV.serialize(Self.malformedThroughChain)
+        #expect(result.serializerID == "acme.csvText")
         #expect(result.attempts.map(\.code) == [.invalidBody])
     }
 
@@ -98,7 +121,8 @@ import Testing
             FixedFactory(serializer: TaggingSerializer("first", "text/csv")),
             FixedFactory(serializer: RowsSerializer()),
             FixedFactory(
-                serializer: AnyResponseSerializer<String>(id: "second", acceptedMediaRanges: [MediaRange("text/*")!]) {
+                serializer: AnyResponseSerializer<String>(id: "second", acceptedMediaRanges: [MediaRange("text/csv")!])
+                {
                     "second:" + String(decoding: $0.body, as: UTF8.self)
                 }),
         ])

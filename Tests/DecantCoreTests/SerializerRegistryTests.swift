@@ -78,14 +78,19 @@ import Testing
     }
 
     @Test func fallsBackToTheNextCandidateAndKeepsEveryError() throws {
-        let registry = Self.overlapping()
-        // TaggingSerializer refuses bodies starting with "!", so every candidate fails in resolution order.
+        var registry = Self.overlapping()
+        registry.install(
+            SerializerModule(name: "Problem2", factories: [TaggingFactory("other.problem", "application/problem+json")])
+        )
+        // TaggingSerializer refuses bodies starting with "!": both serializers of the exact type fail, in installation
+        // order; the wider ones (`application/*+json`, `*/*`) cannot judge a problem document and are not tried.
         let error = #expect(throws: SerializationError.self) {
             try registry.serialize(.make(type: "application/problem+json", body: "!bad"))
         }
         #expect(error?.code == .allSerializersFailed)
-        #expect(error?.attempts.map(\.serializerID?.rawValue) == ["acme.problem", "suffixJSON", "catchall"])
+        #expect(error?.attempts.map(\.serializerID?.rawValue) == ["acme.problem", "other.problem"])
         #expect(error?.attempts.allSatisfy { $0.code == .invalidBody && $0.offset == 0 } == true)
+        #expect(error?.message.contains("Not tried after that failure: 'suffixJSON', 'catchall'") == true)
         #expect(error?.response?.body == Data("!bad".utf8))
     }
 

@@ -147,18 +147,53 @@ import Testing
     }
 
     @Test func decodeExplainPrintsTheTrace() throws {
-        let result = try Self.run(["decode", "--explain", "--content-type", "text/csv", "-"], stdin: Data("a,b".utf8))
-        #expect(result.stdout.contains("resolution:\n  media type: text/csv (from Content-Type)"))
+        let result = try Self.run(
+            ["decode", "--explain", "--content-type", "text/markdown", "-"], stdin: Data("a,b".utf8))
+        #expect(result.stdout.contains("resolution:\n  media type: text/markdown (from Content-Type)"))
         #expect(result.stdout.contains("chosen: string"))
     }
 
     @Test func decodeExplainNamesTheProducerAndTheFailures() throws {
-        let result = try Self.run(["decode", "--explain", "--content-type", "text/csv", "-"], stdin: Data("a,b".utf8))
+        let result = try Self.run(
+            ["decode", "--explain", "--content-type", "text/markdown", "-"], stdin: Data("a,b".utf8))
         #expect(result.stdout.contains("  chosen: string\n  produced by: string\n"))
         let failed = try Self.run(
             ["decode", "--explain", "--content-type", "application/xml", "-"], stdin: Data("<a x='1' x='2'/>".utf8))
         #expect(failed.status == 1)
         #expect(failed.stdout.contains("  failed: xmlDocument (invalidBody)\n  produced by: none"))
+    }
+
+    /// Regression: a malformed body of a `text/` type exited 0, because the registry fell back to `string` (which
+    /// matches only through `text/*`) and printed the text. The format's own error now stands; with the CSV plugin
+    /// left out (`--no-plugins`), `text/csv` is plain text again.
+    @Test(arguments: [
+        ("text/xml", "<a><b></a>", "xmlDocument"), ("text/csv", "a,\"b\n", "csv"), ("text/json", "{\"a\":", "json"),
+    ])
+    func malformedTextTypesExitOneWithTheFormatsError(type: String, body: String, serializer: String) throws {
+        let result = try Self.run(["decode", "--json", "--content-type", type, "-"], stdin: Data(body.utf8))
+        #expect(result.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let error = try #require(object["error"] as? [String: Any])
+        #expect(error["serializer"] as? String == serializer)
+        #expect(error["code"] as? String == "invalidBody")
+        #expect((error["message"] as? String)?.contains("Not tried after that failure: 'string'") == true)
+        if type == "text/csv" {
+            let plain = try Self.run(["--no-plugins", "decode", "--content-type", type, "-"], stdin: Data(body.utf8))
+            #expect(plain.status == 0)
+            #expect(plain.stdout.hasPrefix("serializer: string"))
+        }
+    }
+
+    /// The CSV plugin's canonical form, the tool contract: `{"header", "rows"}`, every field a string.
+    @Test func csvDecodesToItsCanonicalForm() throws {
+        let result = try Self.run(
+            ["decode", "--json", "--content-type", "text/csv", "-"], stdin: Data("a,b\r\n1,\"x, y\"\r\n".utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["serializer"] as? String == "csv")
+        let value = try #require(object["value"] as? [String: Any])
+        #expect(value["header"] as? [String] == ["a", "b"])
+        #expect(value["rows"] as? [[String]] == [["1", "x, y"]])
     }
 
     /// Regression: a malformed XML body exited 0, because the registry fell back from `xmlDocument` to the lazy

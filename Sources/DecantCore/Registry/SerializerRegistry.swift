@@ -7,6 +7,13 @@
 /// is most specific (``MediaRange/Specificity``), then the one registered first. ``resolve(_:sniffing:)`` returns the
 /// whole reasoning as a ``Resolution`` whose description is a printable trace.
 ///
+/// A failure is never hidden. When the chosen serializer rejects the body, the registry falls back only to
+/// candidates that match the media type as specifically (other serializers of the same format), never to a wider one
+/// such as `string` for `text/*`, which cannot judge the format; a typed request tries only candidates that produce
+/// its type; a serializer that defers parsing (``ResponseSerializer/defersParsing``) is never tried after a failure;
+/// a value produced after a failure carries the earlier attempts; when nothing succeeds, one error lists every
+/// attempt in order.
+///
 /// ```swift
 /// var registry = SerializerRegistry()
 /// registry.install(.data)
@@ -227,7 +234,8 @@ public struct SerializerRegistry: Sendable {
     }
 
     /// Turns `response` into a value with the serializer the registry resolves, behind the default validation
-    /// (body size limit, 2xx, empty-body policy); falls back to the next candidates when the chosen one fails.
+    /// (body size limit, 2xx, empty-body policy); when the chosen one rejects the body, falls back to the next
+    /// candidates that match as specifically.
     ///
     /// - Parameters:
     ///   - response: The response.
@@ -293,7 +301,9 @@ public struct SerializerRegistry: Sendable {
             if let type, serializers.isEmpty {
                 throw noSerializerProducing(type, resolution: resolution, response: response)
             }
-            compound = CompoundSerializer(serializers, sniffing: sniffing, id: "registry")
+            var candidates = CompoundSerializer(serializers, sniffing: sniffing, id: "registry")
+            candidates.fallsBackOnlyAsSpecifically = true
+            compound = candidates
         }
         // Error bodies are decoded by the compound itself, so `errorValue` is the format's value.
         var chain = ResponseChain(
@@ -358,12 +368,13 @@ public struct SerializerRegistry: Sendable {
             wrapping: error, serializerID: serializer.serializerID, mediaType: response.contentType,
             response: response)
         // The chosen serializer first (it is the first candidate), so that the compound skips exactly it.
-        let compound = CompoundSerializer(
+        var compound = CompoundSerializer(
             [serializer]
                 + candidateSerializers(resolution, producing: type).filter {
                     $0.serializerID != serializer.serializerID
                 },
             sniffing: sniffing, id: "registry")
+        compound.fallsBackOnlyAsSpecifically = true
         do {
             let result = try compound.serializeReportingChoice(response, afterFirstAttemptFailed: first)
             return SerializedValue(

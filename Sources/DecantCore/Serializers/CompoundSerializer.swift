@@ -14,7 +14,10 @@
 /// - with no success, the thrown ``SerializationError/Code/allSerializersFailed`` error holds each serializer's own
 ///   error in ``SerializationError/attempts``, in the order tried (a single attempt's error is thrown as it is);
 /// - a serializer that defers parsing (``ResponseSerializer/defersParsing``) is never tried after a failure, since
-///   its success would only mean that nothing was checked.
+///   its success would only mean that nothing was checked;
+/// - in a registry's compound, a serializer that matches the media type less specifically than one that rejected the
+///   body is not tried either (`string` through `text/*` after the CSV serializer rejected a `text/csv` body): it
+///   cannot judge that format, so its success would hide the format's error.
 ///
 /// A typed request through a registry (``SerializerRegistry/serialize(_:as:)``) builds its compound only from the
 /// serializers that produce the requested type. Status codes and empty bodies are not this type's concern:
@@ -31,6 +34,9 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
     public var serializerID: SerializerID
     /// How matching serializers are ordered.
     public var ordering: Ordering
+    /// Whether, once a serializer rejected the body, only serializers matching the media type at least as
+    /// specifically are tried (a registry's rule; off for compounds built by hand, which try their list in order).
+    var fallsBackOnlyAsSpecifically = false
 
     /// How a compound orders the serializers whose ranges match.
     public typealias Ordering = SerializerOrdering
@@ -128,9 +134,26 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
     ) throws(SerializationError) -> Chosen<Output> {
         var attempts = attempts
         var passedOver: [SerializerID] = []
+        var wider: [SerializerID] = []
+        // How specifically the serializers that rejected the body (not those that produced another type) matched.
+        var rejectedAt: MediaRange.Specificity? = nil
+        func specificity(
+            _ serializer: AnyResponseSerializer<Output>, _ mediaType: MediaType?
+        ) -> MediaRange.Specificity? {
+            mediaType.flatMap { serializer.bestMatch(for: $0)?.specificity }
+        }
+        if fallsBackOnlyAsSpecifically, let failed = attempts.first, failed.code != .unexpectedOutputType,
+            let first = self.plan(for: response).first
+        {
+            rejectedAt = specificity(first.serializer, first.mediaType)
+        }
         for (serializer, mediaType) in plan {
             if !attempts.isEmpty && serializer.defersParsing {
                 passedOver.append(serializer.serializerID)
+                continue
+            }
+            if let rejectedAt, (specificity(serializer, mediaType).map { $0 < rejectedAt } ?? true) {
+                wider.append(serializer.serializerID)
                 continue
             }
             let input =
@@ -140,6 +163,11 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
                 let value = try serializer.serializeReportingErrors(input)
                 return Chosen(value: value, serializerID: serializer.serializerID, attempts: attempts)
             } catch {
+                if fallsBackOnlyAsSpecifically && error.code != .unexpectedOutputType,
+                    let matched = specificity(serializer, mediaType)
+                {
+                    rejectedAt = max(rejectedAt ?? matched, matched)
+                }
                 attempts.append(error)
             }
         }
@@ -149,6 +177,12 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
             note =
                 " Not tried after that failure: \(ids), which \(passedOver.count == 1 ? "defers" : "defer") parsing "
                 + "and so cannot confirm a body another serializer rejected."
+        }
+        if !wider.isEmpty {
+            let ids = wider.map { "'\($0)'" }.joined(separator: ", ")
+            note +=
+                " Not tried after that failure: \(ids), which \(wider.count == 1 ? "matches" : "match") the media type "
+                + "only through a wider range and so cannot judge a body of this format."
         }
         if attempts.count == 1 {
             var only = attempts[0]

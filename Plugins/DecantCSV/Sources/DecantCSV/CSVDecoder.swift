@@ -1,0 +1,337 @@
+public import DecantCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Decodes `Decodable` records from a ``CSVTable``: the table is an array of rows, each row a keyed container whose
+/// keys are the header's column names (or, without a header, the column numbers as `intValue` keys).
+///
+/// Fields are strings; a field is read as `String`, `Bool` (`true`/`false`, `1`/`0`, any case), any integer type,
+/// `Double` or `Float`, or as any `Decodable` type that decodes from a single string (enums with string
+/// raw values, `URL`). An empty or missing field is `nil` for an optional property.
+///
+/// ```swift
+/// struct Person: Decodable { let name: String; let age: Int?; }
+/// let people = try CSVTableDecoder().decode([Person].self, from: table)
+/// ```
+public struct CSVTableDecoder: Sendable {
+    /// Creates a decoder.
+    public init() {}
+
+    /// Decodes `T` (an array or other unkeyed collection of records) from `table`.
+    ///
+    /// - Throws: ``SerializationError`` with code `decodingFailed`, whose message names the row (1-based, after the
+    ///   header) and column, with the coding path.
+    public func decode<T: Decodable>(_ type: T.Type, from table: CSVTable) throws(SerializationError) -> T {
+        do {
+            return try T(from: TableDecoder(table: table))
+        } catch let error as DecodingError {
+            throw Self.describe(error)
+        } catch let error as SerializationError {
+            throw error
+        } catch {
+            throw SerializationError(
+                code: .decodingFailed, message: "Decoding \(T.self) from CSV rows failed: \(error).", underlying: error)
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> SerializationError {
+        let context: DecodingError.Context
+        let what: String
+        switch error {
+        case .typeMismatch(let type, let found):
+            context = found
+            what = "the field is not a valid \(type)"
+        case .valueNotFound(let type, let found):
+            context = found
+            what = "no \(type) value (the field is empty or missing; make the property optional)"
+        case .keyNotFound(let key, let found):
+            context = found
+            what = "the header has no column '\(key.stringValue)'"
+        case .dataCorrupted(let found):
+            context = found
+            what = found.debugDescription
+        @unknown default:
+            return SerializationError(code: .decodingFailed, message: "Decoding CSV rows failed: \(error).")
+        }
+        let path = context.codingPath
+        let row = path.first?.intValue.map { " in row \($0 + 1)" } ?? ""
+        let column = path.dropFirst().first.map { " at column '\($0.stringValue)'" } ?? ""
+        return SerializationError(
+            code: .decodingFailed, message: "Decoding CSV rows failed\(row)\(column): \(what).",
+            codingPath: path.map { $0.intValue.map(String.init) ?? $0.stringValue }, underlying: error)
+    }
+}
+
+/// `Decodable` records from `text/csv` and `text/tab-separated-values` responses, for
+/// `SerializerRegistry.decode(_:from:)`: the body is parsed, then decoded with ``CSVTableDecoder``.
+public struct CSVResponseDecoder: ResponseDecoder {
+    /// The parser's options.
+    public var options: CSVParsingOptions
+    /// The media ranges accepted.
+    public var acceptedMediaRanges: [MediaRange]
+
+    /// Creates the decoder.
+    public init(
+        options: CSVParsingOptions = CSVParsingOptions(),
+        acceptedMediaRanges: [MediaRange] = CSVResponseSerializer.defaultMediaRanges
+    ) {
+        self.options = options
+        self.acceptedMediaRanges = acceptedMediaRanges
+    }
+
+    /// `csv`.
+    public var decoderID: SerializerID { "csv" }
+
+    /// Parses the body and decodes `T` from its rows.
+    public func decode<T: Decodable>(_ type: T.Type, from response: Response) throws -> T {
+        do throws(SerializationError) {
+            let table = try CSVParser(options: options).parse(response.body, mediaType: response.contentType)
+            return try CSVTableDecoder().decode(type, from: table)
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: decoderID)
+        }
+    }
+}
+
+/// The key of a column: its header name, or its number.
+struct ColumnKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        self.intValue = nil
+    }
+    init(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}
+
+/// The top level: the rows.
+struct TableDecoder: Decoder {
+    let table: CSVTable
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw DecodingError.typeMismatch(
+            [String: Any].self,
+            .init(codingPath: [], debugDescription: "CSV rows decode as an array of records, not as one record"))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { RowsContainer(table: table) }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw DecodingError.typeMismatch(
+            String.self, .init(codingPath: [], debugDescription: "CSV rows decode as an array of records"))
+    }
+}
+
+struct RowsContainer: UnkeyedDecodingContainer {
+    let table: CSVTable
+    var currentIndex = 0
+    var codingPath: [any CodingKey] { [] }
+    var count: Int? { table.rows.count }
+    var isAtEnd: Bool { currentIndex >= table.rows.count }
+
+    mutating func next() throws -> RowDecoder {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(
+                Any.self, .init(codingPath: [ColumnKey(intValue: currentIndex)], debugDescription: "no more rows"))
+        }
+        defer { currentIndex += 1 }
+        return RowDecoder(row: table.rows[currentIndex], header: table.header, index: currentIndex)
+    }
+
+    mutating func decodeNil() throws -> Bool { false }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: next()) }
+    mutating func nestedContainer<N: CodingKey>(keyedBy type: N.Type) throws -> KeyedDecodingContainer<N> {
+        try next().container(keyedBy: type)
+    }
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer { try next().unkeyedContainer() }
+    mutating func superDecoder() throws -> any Decoder { try next() }
+}
+
+/// One row: keyed by column name (or number), or unkeyed as its fields in order.
+struct RowDecoder: Decoder {
+    let row: CSVRow
+    let header: [String]?
+    let index: Int
+    var codingPath: [any CodingKey] { [ColumnKey(intValue: index)] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(RowContainer<Key>(row: row, header: header, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        FieldsContainer(row: row, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        throw DecodingError.typeMismatch(
+            String.self, .init(codingPath: codingPath, debugDescription: "a CSV row is a record, not a single value"))
+    }
+}
+
+struct RowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let row: CSVRow
+    let header: [String]?
+    let codingPath: [any CodingKey]
+
+    var allKeys: [Key] {
+        guard let header else { return row.indices.compactMap { Key(intValue: $0) } }
+        return header.prefix(row.count).compactMap { Key(stringValue: $0) }
+    }
+
+    func field(_ key: Key) -> String? {
+        if header != nil { return row[key.stringValue] }
+        guard let index = key.intValue ?? Int(key.stringValue), row.indices.contains(index) else { return nil }
+        return row[index]
+    }
+
+    func contains(_ key: Key) -> Bool { field(key) != nil }
+
+    func decodeNil(forKey key: Key) throws -> Bool { field(key)?.isEmpty ?? true }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        guard let value = field(key) else {
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no such column"))
+        }
+        return try FieldDecoder(value: value, codingPath: codingPath + [key]).decodeValue(type)
+    }
+
+    func nestedContainer<N: CodingKey>(keyedBy type: N.Type, forKey key: Key) throws -> KeyedDecodingContainer<N> {
+        throw DecodingError.typeMismatch(
+            [String: Any].self, .init(codingPath: codingPath + [key], debugDescription: "a CSV field is a string"))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            [Any].self, .init(codingPath: codingPath + [key], debugDescription: "a CSV field is a string"))
+    }
+
+    func superDecoder() throws -> any Decoder { RowDecoder(row: row, header: header, index: 0) }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        FieldDecoder(value: field(key) ?? "", codingPath: codingPath + [key])
+    }
+}
+
+/// A row's fields in order, for tuple-like records without a header.
+struct FieldsContainer: UnkeyedDecodingContainer {
+    let row: CSVRow
+    let codingPath: [any CodingKey]
+    var currentIndex = 0
+    var count: Int? { row.count }
+    var isAtEnd: Bool { currentIndex >= row.count }
+
+    mutating func take() throws -> FieldDecoder {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(
+                String.self, .init(codingPath: codingPath, debugDescription: "the row has no more fields"))
+        }
+        defer { currentIndex += 1 }
+        return FieldDecoder(value: row[currentIndex], codingPath: codingPath + [ColumnKey(intValue: currentIndex)])
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd else { return true }
+        if row[currentIndex].isEmpty {
+            currentIndex += 1
+            return true
+        }
+        return false
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try take().decodeValue(type) }
+    mutating func nestedContainer<N: CodingKey>(keyedBy type: N.Type) throws -> KeyedDecodingContainer<N> {
+        throw DecodingError.typeMismatch(
+            [String: Any].self, .init(codingPath: codingPath, debugDescription: "a CSV field is a string"))
+    }
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            [Any].self, .init(codingPath: codingPath, debugDescription: "a CSV field is a string"))
+    }
+    mutating func superDecoder() throws -> any Decoder { try take() }
+}
+
+/// One field: a single string value, converted on request.
+struct FieldDecoder: Decoder, SingleValueDecodingContainer {
+    let value: String
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw DecodingError.typeMismatch(
+            [String: Any].self, .init(codingPath: codingPath, debugDescription: "a CSV field is a string"))
+    }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch(
+            [Any].self, .init(codingPath: codingPath, debugDescription: "a CSV field is a string"))
+    }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func mismatch<T>(_ type: T.Type) -> DecodingError {
+        DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: "the field is \"\(value)\""))
+    }
+
+    /// Decodes `type`, converting the primitive types from the string.
+    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        switch type {
+        case is String.Type: return value as! T
+        case is Bool.Type: return try decode(Bool.self) as! T
+        case is Double.Type: return try decode(Double.self) as! T
+        case is Float.Type: return try decode(Float.self) as! T
+        case is Int.Type: return try integer(Int.self) as! T
+        case is Int8.Type: return try integer(Int8.self) as! T
+        case is Int16.Type: return try integer(Int16.self) as! T
+        case is Int32.Type: return try integer(Int32.self) as! T
+        case is Int64.Type: return try integer(Int64.self) as! T
+        case is UInt.Type: return try integer(UInt.self) as! T
+        case is UInt8.Type: return try integer(UInt8.self) as! T
+        case is UInt16.Type: return try integer(UInt16.self) as! T
+        case is UInt32.Type: return try integer(UInt32.self) as! T
+        case is UInt64.Type: return try integer(UInt64.self) as! T
+        default: return try T(from: self)
+        }
+    }
+
+    func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+        guard let number = I(value) else { throw mismatch(type) }
+        return number
+    }
+
+    func decodeNil() -> Bool { value.isEmpty }
+    func decode(_ type: Bool.Type) throws -> Bool {
+        switch value.lowercased() {
+        case "true", "1": return true
+        case "false", "0": return false
+        default: throw mismatch(type)
+        }
+    }
+    func decode(_ type: String.Type) throws -> String { value }
+    func decode(_ type: Double.Type) throws -> Double {
+        guard let number = Double(value) else { throw mismatch(type) }
+        return number
+    }
+    func decode(_ type: Float.Type) throws -> Float {
+        guard let number = Float(value) else { throw mismatch(type) }
+        return number
+    }
+    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
+}

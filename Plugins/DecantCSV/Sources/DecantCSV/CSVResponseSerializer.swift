@@ -1,0 +1,182 @@
+public import DecantConformance
+public import DecantCore
+public import DecantJSON
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Decodes `text/csv` and `text/tab-separated-values` bodies into a ``CSVTable``. Its id is `csv`.
+///
+/// The text comes through the core's charset pipeline (byte order mark, then `charset`, then UTF-8); the header row,
+/// delimiter and quoting follow the media type unless ``CSVParsingOptions`` fixes them. An empty body, when the
+/// chain's empty-body policy asks for a value, is a table with no header and no rows.
+///
+/// ```swift
+/// let registry = SerializerRegistry.standard.installing(.csv)
+/// let table = try registry.serialize(response, as: CSVTable.self).value
+/// ```
+public struct CSVResponseSerializer: ResponseSerializer {
+    /// The parser's options.
+    public var options: CSVParsingOptions
+    /// How the body becomes text.
+    public var pipeline: CharsetPipeline
+    /// The media ranges accepted: `text/csv` and `text/tab-separated-values` by default.
+    public var acceptedMediaRanges: [MediaRange]
+
+    /// `text/csv` and `text/tab-separated-values`.
+    public static let defaultMediaRanges: [MediaRange] = [
+        MediaRange(.exact(type: "text", subtype: "csv")),
+        MediaRange(.exact(type: "text", subtype: "tab-separated-values")),
+    ]
+
+    /// Creates the serializer.
+    public init(
+        options: CSVParsingOptions = CSVParsingOptions(), pipeline: CharsetPipeline = CharsetPipeline(),
+        acceptedMediaRanges: [MediaRange] = CSVResponseSerializer.defaultMediaRanges
+    ) {
+        self.options = options
+        self.pipeline = pipeline
+        self.acceptedMediaRanges = acceptedMediaRanges
+    }
+
+    /// `csv`.
+    public var serializerID: SerializerID { "csv" }
+
+    /// Parses the body.
+    ///
+    /// - Throws: ``SerializationError`` from ``CSVParser/parse(_:mediaType:pipeline:)``, filled in with this
+    ///   serializer's id, the media type and the response.
+    public func serialize(_ response: Response) throws(SerializationError) -> CSVTable {
+        do {
+            return try CSVParser(options: options).parse(
+                response.body, mediaType: response.contentType, pipeline: pipeline)
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+        }
+    }
+
+    /// An empty table.
+    public func emptyValue(for response: Response) throws -> CSVTable { CSVTable(header: nil, rows: []) }
+}
+
+/// The factory of ``CSVResponseSerializer``: id `csv`.
+///
+/// Configuration options (all optional):
+///
+/// - `delimiter`: a one-character string (default: a tab for TSV, a comma otherwise).
+/// - `header`: `"present"`, `"absent"` or `"fromMediaType"` (the default: the `header` parameter, else present).
+/// - `quotes`: a boolean (default: on for CSV, off for TSV).
+/// - `trimsWhitespace`: a boolean (default `false`).
+/// - `maxFieldBytes`, `maxFieldsPerRecord`, `maxRecords`: integers, the limits of ``CSVParsingOptions``.
+///
+/// ```json
+/// { "serializer": "csv", "options": { "delimiter": ";", "header": "absent" } }
+/// ```
+public struct CSVSerializerFactory: SerializerFactory {
+    /// The options used when a configuration gives none.
+    public let defaultOptions: CSVParsingOptions
+
+    /// Creates the factory.
+    public init(defaultOptions: CSVParsingOptions = CSVParsingOptions()) {
+        self.defaultOptions = defaultOptions
+    }
+
+    /// `csv`.
+    public var id: SerializerID { "csv" }
+
+    /// What the serializer does.
+    public var summary: String {
+        "Parses CSV (RFC 4180) and TSV bodies into a header and rows of string fields."
+    }
+
+    /// ``CSVResponseSerializer/defaultMediaRanges``.
+    public var mediaRanges: [MediaRange] { CSVResponseSerializer.defaultMediaRanges }
+
+    /// `delimiter`, `header`, `quotes`, `trimsWhitespace`, `maxFieldBytes`, `maxFieldsPerRecord`, `maxRecords`.
+    public var optionSchema: [SerializerOption] {
+        let defaults = CSVParsingOptions()
+        return [
+            SerializerOption(
+                "delimiter", .string(allowed: nil),
+                summary: "The field separator, one ASCII character (default: tab for TSV, comma otherwise)."),
+            SerializerOption(
+                "header", .string(allowed: CSVParsingOptions.HeaderPolicy.allCases.map(\.rawValue)),
+                default: .string("fromMediaType"),
+                summary: "Whether the first record is a header: present, absent, or the media type's header parameter."),
+            SerializerOption(
+                "quotes", .bool, summary: "Whether double quotes quote fields (default: on for CSV, off for TSV)."),
+            SerializerOption(
+                "trimsWhitespace", .bool, default: false,
+                summary: "Whether spaces and tabs around fields are removed."),
+            SerializerOption(
+                "maxFieldBytes", .integer(1...Int.max), default: .integer(defaults.maxFieldBytes),
+                summary: "The most bytes one field may hold."),
+            SerializerOption(
+                "maxFieldsPerRecord", .integer(1...Int.max), default: .integer(defaults.maxFieldsPerRecord),
+                summary: "The most fields one record may hold."),
+            SerializerOption(
+                "maxRecords", .integer(1...Int.max), default: .integer(defaults.maxRecords),
+                summary: "The most records a body may hold, the header included."),
+        ]
+    }
+
+    /// Builds a ``CSVResponseSerializer``.
+    public func makeSerializer(options: CSVParsingOptions) -> CSVResponseSerializer {
+        CSVResponseSerializer(options: options)
+    }
+
+    /// Converts configuration options (already checked against ``optionSchema``).
+    ///
+    /// - Throws: ``SerializationError`` with code `invalidOption` when `delimiter` is not one ASCII character other
+    ///   than a quote or a line end.
+    public func options(from configuration: ConfigurationOptions) throws(SerializationError) -> CSVParsingOptions {
+        var options = defaultOptions
+        if case .string(let text)? = configuration["delimiter"] {
+            let bytes = Array(text.utf8)
+            guard bytes.count == 1, bytes[0] < 0x80, ![0x22, 0x0D, 0x0A].contains(bytes[0]) else {
+                throw SerializationError(
+                    code: .invalidOption,
+                    message: "The option 'delimiter' must be one ASCII character other than a quote or a line end; "
+                        + "got \"\(text)\".",
+                    codingPath: ["delimiter"])
+            }
+            options.delimiter = bytes[0]
+        }
+        if case .string(let text)? = configuration["header"],
+            let policy = CSVParsingOptions.HeaderPolicy(rawValue: text)
+        {
+            options.header = policy
+        }
+        if case .bool(let value)? = configuration["quotes"] { options.recognizesQuotes = value }
+        if case .bool(let value)? = configuration["trimsWhitespace"] { options.trimsWhitespace = value }
+        if case .integer(let value)? = configuration["maxFieldBytes"] { options.maxFieldBytes = value }
+        if case .integer(let value)? = configuration["maxFieldsPerRecord"] { options.maxFieldsPerRecord = value }
+        if case .integer(let value)? = configuration["maxRecords"] { options.maxRecords = value }
+        return options
+    }
+
+    /// A ``CSVResponseDecoder`` with the parsing options the configuration gives.
+    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)? {
+        CSVResponseDecoder(options: try options(from: configuration))
+    }
+}
+
+extension SerializerModule {
+    /// The CSV plugin (`DecantCSV`): the `csv` serializer for `text/csv` and `text/tab-separated-values`, and
+    /// `Decodable` rows through ``CSVResponseDecoder``.
+    public static var csv: SerializerModule {
+        SerializerModule(name: "DecantCSV", factories: [CSVSerializerFactory()])
+    }
+}
+
+extension CSVTable: ConformanceRepresentable {
+    /// `{"header": ["a", "b"] or null, "rows": [["1", "2"], ...]}`: every field a string, in document order.
+    public func conformanceValue() throws -> JSONValue {
+        let header: JSONValue = try header.map { .array(try $0.map { try JSONValue(checking: $0) }) } ?? nil
+        let rows = try rows.map { row in JSONValue.array(try row.map { try JSONValue(checking: $0) }) }
+        return .object([("header", header), ("rows", .array(rows))])
+    }
+}
