@@ -14,11 +14,16 @@ public struct ConformanceRunner: Sendable {
     public var registry: SerializerRegistry
     /// Whether perturbed copies are run too (each fixture can opt out with `"perturb": false`).
     public var perturbs: Bool
+    /// The perturbations tried on each fixture that passes: ``Perturbation/all`` by default. A plugin adds its
+    /// format's own (changes its format must not notice, such as CRLF for LF between CSV records) with
+    /// `Perturbation.all + [...]`.
+    public var perturbations: [Perturbation]
 
     /// Creates a runner.
-    public init(registry: SerializerRegistry, perturbs: Bool = true) {
+    public init(registry: SerializerRegistry, perturbs: Bool = true, perturbations: [Perturbation] = Perturbation.all) {
         self.registry = registry
         self.perturbs = perturbs
+        self.perturbations = perturbations
     }
 
     /// Runs every fixture (and its perturbations) and returns the report.
@@ -35,7 +40,7 @@ public struct ConformanceRunner: Sendable {
         guard perturbs, wantsPerturbations, original.passed, let response = try? parse(fixture, fixture.raw) else {
             return results
         }
-        for perturbation in Perturbation.all {
+        for perturbation in perturbations {
             guard let raw = perturbation.apply(to: response, expectation: fixture.expectation) else { continue }
             results.append(check(fixture, raw: raw, perturbation: perturbation.name, module: module))
         }

@@ -94,6 +94,24 @@ import Testing
         #expect(error?.response?.body == Data("!bad".utf8))
     }
 
+    /// A factory whose serializer reports another id or other ranges is installed, and the disagreement reported.
+    @Test func factoryThatDisagreesWithItsSerializerIsReported() {
+        struct Disagreeing: SerializerFactory {
+            var id: SerializerID { "acme.yaml" }
+            var summary: String { "Claims one thing, builds another (tests)." }
+            var mediaRanges: [MediaRange] { [MediaRange("application/yaml")!] }
+            func makeSerializer(options: Void) -> TaggingSerializer { TaggingSerializer("yaml", "text/yaml") }
+        }
+        var registry = SerializerRegistry()
+        let conflicts = registry.install(SerializerModule(name: "Acme", factories: [Disagreeing()]))
+        #expect(conflicts.map(\.kind) == [.serializerRanges([MediaRange("text/yaml")!]), .serializerID])
+        #expect(conflicts.last?.other == "yaml")
+        #expect(
+            conflicts.last?.description.contains("Make the serializer's serializerID return the factory's id") == true)
+        #expect(registry.conflicts.count == 2)
+        #expect(registry.entry(for: "acme.yaml") != nil)
+    }
+
     @Test func unknownMediaTypeWithoutCatchAllIsANoSerializerError() throws {
         var registry = SerializerRegistry()
         registry.install(SerializerModule(name: "Exact", factories: [TaggingFactory("exactJSON", "application/json")]))

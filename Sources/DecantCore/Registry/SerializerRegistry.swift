@@ -39,7 +39,7 @@ public struct SerializerRegistry: Sendable {
         let buildError: SerializationError?
     }
 
-    /// Two installed factories that claim the same thing.
+    /// Two installed factories that claim the same thing, or a factory that disagrees with its own serializer.
     public struct Conflict: Sendable, Hashable, CustomStringConvertible {
         /// What is claimed twice.
         public enum Kind: Sendable, Hashable {
@@ -47,6 +47,12 @@ public struct SerializerRegistry: Sendable {
             case duplicateID
             /// The same media range at the same rank; the earlier registration wins resolution.
             case sameRange(MediaRange)
+            /// The factory's serializer reports another id than the factory (`kept` is the factory's id, `other`
+            /// the serializer's): configuration files name one, errors and traces the other. Installed as it is.
+            case serializerID
+            /// The factory's serializer accepts other ranges than the factory claims (the serializer's are given):
+            /// resolution goes by the factory's, a compound by the serializer's. Installed as it is.
+            case serializerRanges([MediaRange])
         }
 
         /// What is claimed twice.
@@ -69,6 +75,14 @@ public struct SerializerRegistry: Sendable {
             case .sameRange(let range):
                 return "'\(kept)' (\(keptModule)) and '\(other)' (\(otherModule)) both claim \(range) at the same "
                     + "rank; '\(kept)' wins because it was installed first."
+            case .serializerID:
+                return "The factory '\(kept)' (\(keptModule)) builds a serializer whose id is '\(other)': "
+                    + "configuration files name '\(kept)', errors and traces would say '\(other)'. Make the "
+                    + "serializer's serializerID return the factory's id."
+            case .serializerRanges(let ranges):
+                return "The factory '\(kept)' (\(keptModule)) claims other media ranges than its serializer accepts "
+                    + "(\(ranges.map(\.description).joined(separator: ", "))): resolution would choose it for types "
+                    + "it then refuses, or never for types it accepts. Return the same ranges from both."
             }
         }
     }
@@ -91,6 +105,11 @@ public struct SerializerRegistry: Sendable {
     /// Creates a registry with `modules` installed in order.
     public init(modules: [SerializerModule]) {
         for module in modules { install(module) }
+    }
+
+    /// The id the factory's default serializer reports itself (the erased serializer carries the factory's).
+    private static func ownSerializerID<Factory: SerializerFactory>(_ factory: Factory) -> SerializerID? {
+        (try? factory.makeSerializer(options: factory.defaultOptions))?.serializerID
     }
 
     /// Installs every factory of `module`, after those already installed.
@@ -128,7 +147,19 @@ public struct SerializerRegistry: Sendable {
             } catch {
                 buildError = error
             }
-            if let serializer, serializer.acceptedMediaRanges != ranges { serializerRangesMatchFactories = false }
+            if let serializer, serializer.acceptedMediaRanges != ranges {
+                serializerRangesMatchFactories = false
+                found.append(
+                    Conflict(
+                        kind: .serializerRanges(serializer.acceptedMediaRanges), kept: factory.id,
+                        keptModule: module.name, other: factory.id, otherModule: module.name))
+            }
+            if serializer != nil, let own = Self.ownSerializerID(factory), own != factory.id {
+                found.append(
+                    Conflict(
+                        kind: .serializerID, kept: factory.id, keptModule: module.name, other: own,
+                        otherModule: module.name))
+            }
             if serializer != nil {
                 for (index, range) in ranges.enumerated() {
                     let compiled = CompiledRange(range, entry: entries.count, rangeIndex: index)

@@ -210,7 +210,11 @@ import Testing
         let root = try #require(FixtureLoader.fixturesDirectory(from: #filePath))
         let fixtures = try FixtureLoader.fixtures(in: root.appendingPathComponent("csv"))
         #expect(fixtures.count >= 15)
-        let report = ConformanceRunner(registry: SerializerRegistry.standard.installing(.csv)).run(fixtures)
+        let runner = ConformanceRunner(
+            registry: SerializerRegistry.standard.installing(.csv), perturbations: Perturbation.all + [.csvLineEnds])
+        let report = runner.run(fixtures)
         #expect(report.failed == 0, "\(report.failures.map { "\($0.name): \($0.failure ?? "")" })")
+        // The plugin's own perturbation ran on the bodies it applies to.
+        #expect(report.results.filter { $0.perturbation == "csvLineEnds" }.count >= 8)
     }
 }
