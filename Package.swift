@@ -72,7 +72,9 @@ struct Plugin {
     var dependencies: [String] = ["DecantCore", "DecantConformance"]
 }
 
-let plugins: [Plugin] = []
+let plugins: [Plugin] = [
+    Plugin(name: "DecantForm", dependencies: ["DecantCore", "DecantConformance", "DecantJSON"]),
+]
 
 /// Settings every target gets.
 let sharedSettings: [SwiftSetting] = [
