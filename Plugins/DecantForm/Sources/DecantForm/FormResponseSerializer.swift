@@ -11,7 +11,7 @@ public import DecantCore
 /// var registry = SerializerRegistry.standard
 /// registry.install(.form)
 /// let form = try registry.serialize(response, as: FormData.self)
-/// form.value["token"]   // the first "token" field
+/// form["token"]   // the first "token" field
 /// ```
 public struct FormResponseSerializer: ResponseSerializer {
     /// The media ranges accepted by default: `application/x-www-form-urlencoded`.
