@@ -1,4 +1,4 @@
-import DecantCore
+import Decant
 import DecantForm
 import Foundation
 import Testing
