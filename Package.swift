@@ -73,7 +73,7 @@ struct Plugin {
 }
 
 let plugins: [Plugin] = [
-    Plugin(name: "DecantForm", dependencies: ["DecantCore", "DecantConformance", "DecantJSON"]),
+    Plugin(name: "DecantForm", dependencies: ["DecantCore", "DecantConformance", "DecantJSON"])
 ]
 
 /// Settings every target gets.
