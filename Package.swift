@@ -73,7 +73,8 @@ struct Plugin {
 }
 
 let plugins: [Plugin] = [
-    Plugin(name: "DecantCSV", dependencies: ["DecantCore", "DecantJSON", "DecantConformance"])
+    Plugin(name: "DecantCSV", dependencies: ["DecantCore", "DecantJSON", "DecantConformance"]),
+    Plugin(name: "DecantForm", dependencies: ["DecantCore", "DecantJSON", "DecantConformance"]),
 ]
 
 /// Settings every target gets.

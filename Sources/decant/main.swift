@@ -3,7 +3,8 @@
 import Decant
 import DecantCSV
 import DecantCommandLine
+import DecantForm
 
 let standard = SerializerRegistry.standard
-let withPlugins = standard.installing(.csv)
+let withPlugins = standard.installing(.csv).installing(.form)
 DecantTool(name: "decant", registry: withPlugins, registryWithoutPlugins: standard).main()

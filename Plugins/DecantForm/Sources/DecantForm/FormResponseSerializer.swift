@@ -1,0 +1,53 @@
+public import DecantCore
+
+/// Parses `application/x-www-form-urlencoded` bodies into ``FormData`` with the WHATWG urlencoded parser
+/// (see ``FormParser``).
+///
+/// Its id is `form`. A `charset` parameter is ignored: the WHATWG URL Standard defines the format as UTF-8 only, so
+/// `application/x-www-form-urlencoded; charset=iso-8859-1` is decoded as UTF-8 too (bytes that are not UTF-8 become
+/// U+FFFD rather than failing). An empty body gives empty ``FormData``.
+///
+/// ```swift
+/// var registry = SerializerRegistry.standard
+/// registry.install(.form)
+/// let form = try registry.serialize(response, as: FormData.self)
+/// form["token"]   // the first "token" field
+/// ```
+public struct FormResponseSerializer: ResponseSerializer {
+    /// The media ranges accepted by default: `application/x-www-form-urlencoded`.
+    public static let defaultMediaRanges: [MediaRange] = [
+        MediaRange(.exact(type: "application", subtype: "x-www-form-urlencoded"))
+    ]
+
+    /// The parser and its limits.
+    public var parser: FormParser
+    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    public var acceptedMediaRanges: [MediaRange]
+
+    /// Creates the serializer.
+    public init(
+        options: FormParsingOptions = FormParsingOptions(),
+        acceptedMediaRanges: [MediaRange] = FormResponseSerializer.defaultMediaRanges
+    ) {
+        self.parser = FormParser(options: options)
+        self.acceptedMediaRanges = acceptedMediaRanges
+    }
+
+    /// `form`.
+    public var serializerID: SerializerID { "form" }
+
+    /// Parses the body with ``FormParser``.
+    ///
+    /// - Throws: `SerializationError` as ``FormParser/parse(_:)-(Data)`` does (only `limitExceeded`), with the
+    ///   response, media type and serializer id attached.
+    public func serialize(_ response: Response) throws -> FormData {
+        do {
+            return try parser.parse(response.body)
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+        }
+    }
+
+    /// Empty ``FormData``: an empty body is a form without fields.
+    public func emptyValue(for response: Response) throws -> FormData { FormData() }
+}
