@@ -60,7 +60,7 @@ let modules: [Module] = [
     Module(name: "decant", kind: .executable, dependencies: ["Decant", "DecantCommandLine"]),
     // The benchmark program: each workload against its Foundation baseline, interleaved in one process. Run it in
     // release mode: `swift run -c release decant-bench`.
-    Module(name: "decant-bench", kind: .executable, dependencies: ["Decant"], hasTests: false),
+    Module(name: "decant-bench", kind: .executable, dependencies: ["Decant", "DecantCSV"], hasTests: false),
 ]
 
 /// A plugin: an out-of-core format under `Plugins/<name>/` (`Sources/<name>`, `Tests/<name>Tests`, `README.md`), built

@@ -84,6 +84,8 @@ public struct CSVParser: Sendable {
     public func parse(
         _ body: Data, mediaType: MediaType? = nil, pipeline: CharsetPipeline = CharsetPipeline()
     ) throws(SerializationError) -> CSVTable {
+        // The common case, UTF-8 that is valid, is read in place; anything else is decoded by the pipeline first.
+        if let table = try parseValidUTF8(body, mediaType: mediaType, pipeline: pipeline) { return table }
         let decoded = try pipeline.decode(body, mediaType: mediaType)
         var text = decoded.text
         let offsetShift = decoded.encoding == .utf8 ? decoded.byteOrderMarkLength : nil
@@ -98,6 +100,37 @@ public struct CSVParser: Sendable {
             }
         }
         return try result.get()
+    }
+
+    /// The table of `body` read where it is, when the pipeline would decode it as UTF-8 (by its byte order mark, its
+    /// `charset` or the default) and it is valid UTF-8; `nil` otherwise.
+    func parseValidUTF8(
+        _ body: Data, mediaType: MediaType?, pipeline: CharsetPipeline
+    ) throws(SerializationError) -> CSVTable? {
+        let encoding: TextEncoding
+        var skipped = 0
+        if let (bomEncoding, length) = CharsetPipeline.byteOrderMark(in: body) {
+            encoding = bomEncoding
+            skipped = length
+        } else if let label = mediaType?.charset {
+            guard let labelled = TextEncoding(label: label) else { return nil }
+            encoding = labelled
+        } else {
+            encoding = pipeline.fallbackEncoding(for: mediaType)
+        }
+        guard encoding == .utf8 else { return nil }
+        let result: Result<CSVTable, SerializationError>? = body.withUnsafeBytes { raw in
+            let bytes = UnsafeBufferPointer(rebasing: raw.assumingMemoryBound(to: UInt8.self)[skipped...])
+            guard (try? UTF8Span(validating: bytes.span)) != nil else { return nil }
+            do throws(SerializationError) {
+                return .success(try parse(utf8: bytes, mediaType: mediaType))
+            } catch {
+                var error = error
+                if let offset = error.offset { error.offset = offset + skipped }
+                return .failure(error)
+            }
+        }
+        return try result?.get()
     }
 
     /// Reads the records of UTF-8 `text` (no byte order mark); `mediaType` decides the delimiter, quoting and header
@@ -118,7 +151,18 @@ public struct CSVParser: Sendable {
         var reader = Reader(
             text: text, delimiter: delimiter, quotes: options.recognizesQuotes ?? !isTSV,
             trims: options.trimsWhitespace, options: options)
-        try reader.run()
+        // The fields' bytes go straight into the table's buffer: never more than the text (quotes only shrink).
+        var failure: SerializationError? = nil
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(1, text.count)) { buffer, count in
+            reader.out = buffer.baseAddress!
+            do throws(SerializationError) {
+                try reader.run()
+            } catch {
+                failure = error
+            }
+            count = reader.outCount
+        }
+        if let failure { throw failure }
         let hasHeader: Bool
         switch options.header {
         case .present: hasHeader = true
@@ -126,21 +170,12 @@ public struct CSVParser: Sendable {
         case .fromMediaType:
             hasHeader = mediaType?.parameters["header"].map { $0.lowercased() != "absent" } ?? true
         }
-        var builder = reader.builder
-        var header: [String]? = nil
-        if hasHeader && builder.rowStarts.count > 1 {
-            let storage = builder.storage()
-            let end = Int(builder.rowStarts[1])
-            header = (0..<end).map { storage.string(ofField: $0) }
-            // Drop the header's fields from the data: shift the offsets of what follows.
-            let headerBytes = end == 0 ? 0 : Int(builder.fieldEnds[end - 1])
-            builder.bytes.removeFirst(headerBytes)
-            builder.fieldEnds.removeFirst(end)
-            for index in builder.fieldEnds.indices { builder.fieldEnds[index] -= UInt32(headerBytes) }
-            builder.rowStarts.removeFirst()
-            for index in builder.rowStarts.indices { builder.rowStarts[index] -= UInt32(end) }
+        let storage = CSVTable.Storage(bytes: bytes, fieldEnds: reader.fieldEnds, rowStarts: reader.rowStarts)
+        guard hasHeader && storage.rowStarts.count > 1 else {
+            return CSVTable(header: nil, storage: storage, skippedRows: 0)
         }
-        return CSVTable(header: header, storage: builder.storage())
+        let header = (0..<Int(storage.rowStarts[1])).map { storage.string(ofField: $0) }
+        return CSVTable(header: header, storage: storage, skippedRows: 1)
     }
 
     /// One pass over the text, writing fields into a ``CSVTableBuilder``.
@@ -150,7 +185,11 @@ public struct CSVParser: Sendable {
         let quotes: Bool
         let trims: Bool
         let options: CSVParsingOptions
-        var builder = CSVTableBuilder()
+        /// Where field bytes are written, and how many have been.
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var outCount = 0
+        var fieldEnds: [UInt32] = []
+        var rowStarts: [UInt32] = [0]
         var position = 0
 
         init(text: UnsafeBufferPointer<UInt8>, delimiter: UInt8, quotes: Bool, trims: Bool, options: CSVParsingOptions)
@@ -160,7 +199,7 @@ public struct CSVParser: Sendable {
             self.quotes = quotes
             self.trims = trims
             self.options = options
-            builder.bytes.reserveCapacity(text.count)
+            fieldEnds.reserveCapacity(text.count / 8)
         }
 
         static let quote: UInt8 = 0x22
@@ -177,7 +216,7 @@ public struct CSVParser: Sendable {
                 // At the start of a field.
                 let fieldStart = position
                 if trims { while position < count && isBlank(text[position]) { position += 1 } }
-                let before = builder.bytes.count
+                let before = outCount
                 var quoted = false
                 if quotes && position < count && text[position] == Self.quote {
                     quoted = true
@@ -203,11 +242,11 @@ public struct CSVParser: Sendable {
                     }
                     var end = position
                     if trims { while end > start && isBlank(text[end - 1]) { end -= 1 } }
-                    builder.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
+                    write(start..<end)
                 }
-                guard builder.bytes.count - before <= options.maxFieldBytes else {
+                guard outCount - before <= options.maxFieldBytes else {
                     throw limit(
-                        "a field holds \(builder.bytes.count - before) bytes, more than maxFieldBytes "
+                        "a field holds \(outCount - before) bytes, more than maxFieldBytes "
                             + "(\(options.maxFieldBytes))", at: fieldStart)
                 }
                 let atEnd = position >= count
@@ -220,7 +259,7 @@ public struct CSVParser: Sendable {
                     continue
                 }
                 // A line end, or the end of the text: the record is complete, unless the line was empty.
-                let emptyLine = fieldsInRecord == 0 && !quoted && builder.bytes.count == before
+                let emptyLine = fieldsInRecord == 0 && !quoted && outCount == before
                 if !emptyLine { try appendField(&fieldsInRecord, at: fieldStart) }
                 if !atEnd {
                     position += 1
@@ -234,11 +273,11 @@ public struct CSVParser: Sendable {
                         throw limit(
                             "the body holds more than maxRecords (\(options.maxRecords)) records", at: fieldStart)
                     }
-                    builder.endRecord()
+                    rowStarts.append(UInt32(truncatingIfNeeded: fieldEnds.count))
                     fieldsInRecord = 0
                 }
             }
-            if fieldsInRecord > 0 { builder.endRecord() }
+            if fieldsInRecord > 0 { rowStarts.append(UInt32(truncatingIfNeeded: fieldEnds.count)) }
         }
 
         mutating func appendField(_ fieldsInRecord: inout Int, at offset: Int) throws(SerializationError) {
@@ -247,10 +286,18 @@ public struct CSVParser: Sendable {
                 throw limit(
                     "a record holds more than maxFieldsPerRecord (\(options.maxFieldsPerRecord)) fields", at: offset)
             }
-            guard builder.bytes.count <= UInt32.max, builder.fieldEnds.count < UInt32.max else {
+            guard outCount <= UInt32.max, fieldEnds.count < UInt32.max else {
                 throw limit("the table holds more than 4 GiB of text or 2^32 fields", at: offset)
             }
-            builder.fieldEnds.append(UInt32(builder.bytes.count))
+            fieldEnds.append(UInt32(outCount))
+        }
+
+        /// Copies `range` of the text to the output.
+        @inline(__always)
+        mutating func write(_ range: Range<Int>) {
+            guard !range.isEmpty else { return }
+            (out! + outCount).update(from: text.baseAddress! + range.lowerBound, count: range.count)
+            outCount += range.count
         }
 
         /// Reads a quoted field whose opening quote is at `openedAt`, leaving ``position`` after the closing quote.
@@ -266,9 +313,10 @@ public struct CSVParser: Sendable {
                         "the quoted field that starts here never closes: the body ends inside it (a missing quote, or "
                             + "a body cut short)")
                 }
-                builder.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<position]))
+                write(runStart..<position)
                 if position + 1 < count && text[position + 1] == Self.quote {
-                    builder.bytes.append(Self.quote)
+                    out![outCount] = Self.quote
+                    outCount += 1
                     position += 2
                     runStart = position
                 } else {

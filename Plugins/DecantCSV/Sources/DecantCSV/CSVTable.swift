@@ -26,45 +26,59 @@ public struct CSVTable: Sendable, Hashable {
         self.rows = Rows(storage: builder.storage(), header: header)
     }
 
-    init(header: [String]?, storage: Storage) {
+    /// A table over `storage`, whose first `skippedRows` rows (the header) are not data rows.
+    init(header: [String]?, storage: Storage, skippedRows: Int) {
         self.header = header
-        self.rows = Rows(storage: storage, header: header)
+        self.rows = Rows(storage: storage, header: header, firstRow: skippedRows)
     }
 
     /// The rows of a table: a random-access collection of ``CSVRow``.
     public struct Rows: RandomAccessCollection, Sendable, Hashable {
-        let storage: Storage
-        let columns: [String: Int]
+        let layout: Layout
+        var storage: Storage { layout.storage }
+        /// The storage's rows before the first data row (1 when the header is stored there too).
+        let firstRow: Int
 
-        init(storage: Storage, header: [String]?) {
-            self.storage = storage
+        init(storage: Storage, header: [String]?, firstRow: Int = 0) {
+            self.firstRow = firstRow
             var columns: [String: Int] = [:]
             for (index, name) in (header ?? []).enumerated() where columns[name] == nil { columns[name] = index }
-            self.columns = columns
+            self.layout = Layout(storage: storage, columns: columns)
         }
 
         /// `0`.
         public var startIndex: Int { 0 }
         /// The number of rows.
-        public var endIndex: Int { storage.rowStarts.count - 1 }
+        public var endIndex: Int { storage.rowStarts.count - 1 - firstRow }
 
         /// The row at `index`.
         public subscript(index: Int) -> CSVRow {
             CSVRow(
-                storage: storage, columns: columns,
-                fields: Int(storage.rowStarts[index])..<Int(storage.rowStarts[index + 1]))
+                layout: layout,
+                fields: Int(storage.rowStarts[firstRow + index])..<Int(storage.rowStarts[firstRow + index + 1]))
         }
 
         /// Whether both hold the same rows.
         public static func == (lhs: Rows, rhs: Rows) -> Bool {
-            lhs.storage === rhs.storage || lhs.storage.contentEquals(rhs.storage)
+            guard lhs.count == rhs.count else { return false }
+            return zip(lhs, rhs).allSatisfy { $0 == $1 }
         }
 
         /// Hashes the rows' fields.
         public func hash(into hasher: inout Hasher) {
-            hasher.combine(storage.bytes)
-            hasher.combine(storage.fieldEnds)
-            hasher.combine(storage.rowStarts)
+            hasher.combine(count)
+            for row in self { hasher.combine(row) }
+        }
+    }
+
+    /// The storage and the column of each header name, shared by every row (one reference to count per row).
+    final class Layout: Sendable {
+        let storage: Storage
+        let columns: [String: Int]
+
+        init(storage: Storage, columns: [String: Int]) {
+            self.storage = storage
+            self.columns = columns
         }
     }
 
@@ -82,10 +96,6 @@ public struct CSVTable: Sendable, Hashable {
             self.bytes = bytes
             self.fieldEnds = fieldEnds
             self.rowStarts = rowStarts
-        }
-
-        func contentEquals(_ other: Storage) -> Bool {
-            bytes == other.bytes && fieldEnds == other.fieldEnds && rowStarts == other.rowStarts
         }
 
         /// The bytes of field `index`.
@@ -108,9 +118,9 @@ public struct CSVTable: Sendable, Hashable {
 ///
 /// Rows may have fewer or more fields than the header: a missing field reads as `nil` by name.
 public struct CSVRow: RandomAccessCollection, Sendable, Hashable {
-    let storage: CSVTable.Storage
-    let columns: [String: Int]
+    let layout: CSVTable.Layout
     let fields: Range<Int>
+    var storage: CSVTable.Storage { layout.storage }
 
     /// `0`.
     public var startIndex: Int { 0 }
@@ -123,12 +133,17 @@ public struct CSVRow: RandomAccessCollection, Sendable, Hashable {
     /// The field under the header column `name` (its first occurrence), or `nil` when there is no such column or
     /// this row is too short to have it.
     public subscript(name: String) -> String? {
-        guard let column = columns[name], column < fields.count else { return nil }
+        guard let column = layout.columns[name], column < fields.count else { return nil }
         return self[column]
     }
 
     /// Whether both rows hold the same fields.
-    public static func == (lhs: CSVRow, rhs: CSVRow) -> Bool { Array(lhs) == Array(rhs) }
+    public static func == (lhs: CSVRow, rhs: CSVRow) -> Bool {
+        guard lhs.fields.count == rhs.fields.count else { return false }
+        return zip(lhs.fields, rhs.fields).allSatisfy {
+            lhs.storage.bytes[lhs.storage.range(ofField: $0)] == rhs.storage.bytes[rhs.storage.range(ofField: $1)]
+        }
+    }
 
     /// Hashes the fields.
     public func hash(into hasher: inout Hasher) {

@@ -79,6 +79,20 @@ import Testing
         #expect(bom.header == ["k"])
     }
 
+    /// Invalid UTF-8 takes the pipeline's replacement path (Python: `b"a,b\nZ\xfcrich,\xff\n".decode("utf-8",
+    /// "replace")` gives `Z\ufffdrich` and `\ufffd`); valid UTF-8 is read in place, and an error's offset counts the
+    /// byte order mark.
+    @Test func invalidUTF8IsReplacedAndOffsetsCountTheByteOrderMark() throws {
+        let table = try CSVParser().parse(
+            Data([0x61, 0x2C, 0x62, 0x0A, 0x5A, 0xFC] + Array("rich,".utf8) + [0xFF, 0x0A]))
+        #expect(Array(table.rows[0]) == ["Z\u{FFFD}rich", "\u{FFFD}"])
+        let error = try #require(throws: SerializationError.self) {
+            try CSVParser().parse(Data([0xEF, 0xBB, 0xBF] + Array("a,\"b".utf8)))
+        }
+        #expect(error.offset == 5)
+        #expect(error.message.contains("line 1, column 3"))
+    }
+
     @Test func limitsNameTheirOption() throws {
         func failure(_ text: String, _ options: CSVParsingOptions) -> SerializationError? {
             do {

@@ -1,0 +1,93 @@
+import Decant
+import DecantCSV
+import Foundation
+
+/// The plugins of this repository against the Foundation-only code a user would write for the same job.
+enum PluginWorkloads {
+    /// `plugin.*`.
+    static var all: [Workload] {
+        [
+            Workload(
+                name: "plugin.csv", unit: .megabytesPerSecond, baselineName: "Foundation split + quotes",
+                summary: "~10 MB of CSV (quoted and unquoted fields) to rows, every field read as a String"
+            ) { _ in
+                let data = generatedCSV
+                let response = Response(headers: ["Content-Type": "text/csv"], body: data)
+                let serializer = CSVResponseSerializer()
+                let decant = Contender(name: "Decant") {
+                    let table = try serializer.serialize(response)
+                    var total = 0
+                    for row in table.rows {
+                        for field in row { total &+= field.utf8.count }
+                    }
+                    return total
+                }
+                let baseline = Contender(name: "Foundation split + quotes") {
+                    naiveRows(data).reduce(0) { $0 &+ $1.reduce(0) { $0 &+ $1.utf8.count } }
+                }
+                // Both sides must read the same rows.
+                let ours = try serializer.serialize(response)
+                let theirs = naiveRows(data)
+                let header = ours.header.map { [$0] } ?? []
+                let same = header + ours.rows.map { Array($0) } == theirs
+                return .timed(
+                    TimedBench(
+                        quantity: Double(data.count), decant: decant, baseline: .inProcess(baseline),
+                        note: same ? nil : "plugin.csv: Decant and the Foundation code read different rows"))
+            }
+        ]
+    }
+
+    /// ~10 MB: an id, a quoted name with a comma, a number, a quoted note with doubled quotes, a date, per record.
+    static let generatedCSV: Data = {
+        var text = "id,name,amount,note,date\r\n"
+        var record = 0
+        var state: UInt64 = 42
+        while text.utf8.count < 10_000_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let amount = Double(state >> 44) / 100
+            text += "\(record),\"Customer \(state >> 50), Ltd\",\(amount),"
+            text += record % 3 == 0 ? "\"said \"\"ok\"\"\"," : "plain note,"
+            text += "2026-11-\(10 + record % 20)\r\n"
+            record += 1
+        }
+        return Data(text.utf8)
+    }()
+
+    /// The code a user would write with Foundation: lines by `components(separatedBy:)`, then fields by walking the
+    /// characters with a quote flag (no line ends inside quotes, which this input does not have).
+    static func naiveRows(_ data: Data) -> [[String]] {
+        let text = String(decoding: data, as: UTF8.self)
+        var rows: [[String]] = []
+        for line in text.components(separatedBy: "\r\n") where !line.isEmpty {
+            var fields: [String] = []
+            var field = ""
+            var quoted = false
+            var previousWasQuote = false
+            for character in line {
+                if quoted {
+                    if character == "\"" {
+                        quoted = false
+                        previousWasQuote = true
+                    } else {
+                        field.append(character)
+                    }
+                } else if character == "\"" {
+                    if previousWasQuote { field.append("\"") }
+                    quoted = true
+                    previousWasQuote = false
+                } else if character == "," {
+                    fields.append(field)
+                    field = ""
+                    previousWasQuote = false
+                } else {
+                    field.append(character)
+                    previousWasQuote = false
+                }
+            }
+            fields.append(field)
+            rows.append(fields)
+        }
+        return rows
+    }
+}
