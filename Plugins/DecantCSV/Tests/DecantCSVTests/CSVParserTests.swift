@@ -26,6 +26,8 @@ import Testing
         ("a,b,c\n1\n1,2,3,4\n", [["a", "b", "c"], ["1"], ["1", "2", "3", "4"]]),
         ("ville,pays\nZürich,Suisse\n東京,日本\n", [["ville", "pays"], ["Zürich", "Suisse"], ["東京", "日本"]]),
         (" a , b \n", [[" a ", " b "]]),
+        // A doubled quote before a combining mark (one Character with it, so only byte-level escaping sees it).
+        ("\"a\"\"\u{06D7}b\",c\n", [["a\"\u{06D7}b", "c"]]),
     ])
     func recordsMatchPythonsReader(text: String, expected: [[String]]) throws {
         #expect(try Self.rows(text) == expected)
