@@ -72,7 +72,11 @@ struct Plugin {
     var dependencies: [String] = ["DecantCore", "DecantConformance"]
 }
 
-let plugins: [Plugin] = []
+let plugins: [Plugin] = [
+    Plugin(
+        name: "DecantProblemDetails",
+        dependencies: ["DecantCore", "DecantJSON", "DecantXMLParser", "DecantConformance"]),
+]
 
 /// Settings every target gets.
 let sharedSettings: [SwiftSetting] = [
