@@ -14,11 +14,12 @@ public import DecantJSON
 /// references; relative ones are resolved against the response's URL (§3.1.1, §3.1.5, RFC 3986 §5).
 ///
 /// ```swift
+/// let registry = SerializerRegistry.standard.installing(.problemDetails)
 /// do {
 ///     let user = try registry.serialize(response, as: JSONValue.self)
 /// } catch let error as SerializationError {
-///     if let problem = error.problemDetails {
-///         print(problem.type, problem.title ?? "", problem[extension: "balance"] ?? nil)
+///     if let problem = error.problemDetails {   // the errorValue of a 4xx/5xx problem+json or problem+xml body
+///         print(problem.type, problem.title ?? "", problem[extension: "balance"]?.intValue ?? 0)
 ///     }
 /// }
 /// ```

@@ -13,11 +13,11 @@ import DecantXMLParser
 /// Its id is `problemDetails`. It claims the two exact media types, so a registry that also has the JSON module
 /// chooses it over the JSON serializer's `*/*+json` range (an exact range is more specific than a suffix range), and
 /// falls back to the JSON serializer when a `problem+json` body is not an object. Relative `type` and `instance`
-/// references are resolved against the response's ``Response/url``.
+/// references are resolved against the response's `Response.url`.
 ///
 /// Installed in a registry, it also decodes error bodies: a 4xx or 5xx response with a problem document fails with
 /// `SerializationError.Code.unacceptableStatusCode` whose `errorValue` is the ``ProblemDetails`` (see
-/// ``DecantCore/SerializationError/problemDetails``).
+/// `SerializationError.problemDetails`).
 ///
 /// ```swift
 /// let registry = SerializerRegistry.standard.installing(.problemDetails)
@@ -128,7 +128,7 @@ extension ProblemDetails {
     ///   - options: Limits.
     /// - Throws: `SerializationError`: `bodyTooLarge` beyond ``ProblemDetailsOptions/maxBytes``, `limitExceeded`
     ///   beyond ``ProblemDetailsOptions/maxDepth`` or an XML limit, the parsers' `invalidBody` and `invalidEncoding`
-    ///   errors (with `offset`), and ``DecantCore/SerializationError/Code/notAProblemDocument`` for a JSON body that
+    ///   errors (with `offset`), and `SerializationError.Code.notAProblemDocument` for a JSON body that
     ///   is not an object or an XML root other than `problem` in `urn:ietf:rfc:7807`.
     public init(
         parsing data: Data, format: Format, mediaType: MediaType? = nil, baseURL: URL? = nil,

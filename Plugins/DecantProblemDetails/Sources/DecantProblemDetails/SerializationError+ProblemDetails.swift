@@ -3,9 +3,9 @@ public import DecantCore
 extension SerializationError {
     /// The problem details document the server sent with an error status, when there is one.
     ///
-    /// This is ``DecantCore/SerializationError/errorValue`` when a registry with the `problemDetails` serializer
+    /// This is `errorValue` when a registry with the `problemDetails` serializer
     /// installed decoded the error body into a ``ProblemDetails``. Otherwise, for an
-    /// ``DecantCore/SerializationError/Code/unacceptableStatusCode`` error whose response is
+    /// `unacceptableStatusCode` error whose response is
     /// `application/problem+json` or `application/problem+xml` (for example from `registry.decode(_:from:)`, which
     /// does not decode error bodies, or from a registry without this plugin, whose `errorValue` is a `JSONValue`),
     /// the body is parsed now with the default ``ProblemDetailsOptions`` (each time this is read), and `nil` is
