@@ -75,7 +75,7 @@ struct Plugin {
 let plugins: [Plugin] = [
     Plugin(
         name: "DecantProblemDetails",
-        dependencies: ["DecantCore", "DecantJSON", "DecantXMLParser", "DecantConformance"]),
+        dependencies: ["DecantCore", "DecantJSON", "DecantXMLParser", "DecantConformance"])
 ]
 
 /// Settings every target gets.
