@@ -246,6 +246,11 @@ problem_xml(
     '<p:instance> ../items/9 </p:instance><p:status>+404</p:status></p:problem>',
     url="http://api.example.org/v1/items/8/view")
 problem_xml(
+    "xml-repeated-members", "A repeated member keeps the last one, absent when that one has the wrong content.",
+    200, "OK",
+    '<problem xmlns="urn:ietf:rfc:7807"><type>urn:first</type><type><x/></type><status>410</status>'
+    '<title>one</title><title>two</title><n>1</n><n><i>2</i></n></problem>')
+problem_xml(
     "xml-latin1-charset", "The charset parameter decodes the XML body.", 200, "OK",
     '<problem xmlns="urn:ietf:rfc:7807"><title>Caf\u00e9 ferm\u00e9</title></problem>',
     content_type="application/problem+xml; charset=iso-8859-1", encoding="latin-1")

@@ -113,8 +113,8 @@ struct ProblemXMLHandler: XMLHandler {
             let node = nodes[index]
             switch node.name {
             case "type", "instance":
-                guard !node.hasChildren else { continue }
-                let url = ProblemDetails.resolve(Self.trimmed(node.text), against: baseURL)
+                // The last occurrence wins, also when it has the wrong content (then the member is absent).
+                let url = node.hasChildren ? nil : ProblemDetails.resolve(Self.trimmed(node.text), against: baseURL)
                 if node.name == "type" {
                     problem.type = url ?? ProblemDetails.aboutBlank
                 } else {
