@@ -69,12 +69,15 @@ let modules: [Module] = [
 /// this repository (`Tests/outsider/check`) to prove that nothing non-public is used.
 struct Plugin {
     var name: String
-    var dependencies: [String] = ["DecantCore", "DecantConformance"]
+    /// Decant modules it needs beyond the core, JSON (for `JSONValue`) and the conformance kit (for canonical forms).
+    var extraDependencies: [String] = []
+    var dependencies: [String] { ["DecantCore", "DecantJSON", "DecantConformance"] + extraDependencies }
 }
 
 let plugins: [Plugin] = [
-    Plugin(name: "DecantCSV", dependencies: ["DecantCore", "DecantJSON", "DecantConformance"]),
-    Plugin(name: "DecantForm", dependencies: ["DecantCore", "DecantJSON", "DecantConformance"]),
+    Plugin(name: "DecantCSV"),
+    Plugin(name: "DecantForm"),
+    Plugin(name: "DecantProblemDetails", extraDependencies: ["DecantXMLParser"]),
 ]
 
 /// Settings every target gets.

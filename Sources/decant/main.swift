@@ -4,7 +4,8 @@ import Decant
 import DecantCSV
 import DecantCommandLine
 import DecantForm
+import DecantProblemDetails
 
 let standard = SerializerRegistry.standard
-let withPlugins = standard.installing(.csv).installing(.form)
+let withPlugins = standard.installing(.csv).installing(.form).installing(.problemDetails)
 DecantTool(name: "decant", registry: withPlugins, registryWithoutPlugins: standard).main()

@@ -112,9 +112,9 @@ import Testing
 
     @Test func decodePrintsTheSerializerAndThePrettyValue() throws {
         let result = try Self.run(
-            ["decode", "--content-type", "application/problem+json", "-"], stdin: Data(#"{"title":"x","n":[1]}"#.utf8))
+            ["decode", "--content-type", "application/vnd.api+json", "-"], stdin: Data(#"{"title":"x","n":[1]}"#.utf8))
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("serializer: json\nmedia type: application/problem+json (from Content-Type)\n"))
+        #expect(result.stdout.hasPrefix("serializer: json\nmedia type: application/vnd.api+json (from Content-Type)\n"))
         #expect(result.stdout.contains("\"title\": \"x\""))
     }
 
