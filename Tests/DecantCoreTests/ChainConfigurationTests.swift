@@ -158,6 +158,16 @@ import Testing
                 == ["chains[0].sniffing", "chains[0].serializers[0].id", "chains[0].serializers[1].options.x"])
     }
 
+    /// Every bad option of one serializer is reported, not only the first that building would stop at.
+    @Test func reportsEveryBadOptionOfASerializer() {
+        let problems = Self.problems(
+            #"{"version": 1, "chains": [{"name": "a", "serializers": [{"id": "texts", "options": {"x": 1, "y": 2}}]}]}"#
+        )
+        #expect(
+            problems.map(\.keyPath) == ["chains[0].serializers[0].options.x", "chains[0].serializers[0].options.y"])
+        #expect(problems.allSatisfy { $0.message.contains("has no option") })
+    }
+
     @Test func errorDescriptionNamesTheFileAndEveryProblem() {
         do {
             _ = try Self.load(#"{"version": 1, "chains": [{"name": "a", "serializers": ["intz"]}], "extra": true}"#)

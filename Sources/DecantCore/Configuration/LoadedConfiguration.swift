@@ -143,6 +143,20 @@ extension SerializerRegistry {
     ) -> [AnyResponseSerializer<any Sendable>?] {
         references.enumerated().map { index, reference in
             let itemPath = "\(path)[\(index)]"
+            // Every unknown or wrongly typed option at once, rather than the first that building would stop at.
+            if let entry = entry(for: reference.id) {
+                let optionProblems = SerializerOption.problems(
+                    reference.options, against: entry.factory.optionSchema, for: reference.id)
+                if !optionProblems.isEmpty {
+                    for error in optionProblems {
+                        problems.append(
+                            .init(
+                                keyPath: ([itemPath + ".options"] + error.codingPath).joined(separator: "."),
+                                message: error.message))
+                    }
+                    return nil
+                }
+            }
             do throws(SerializationError) {
                 return try serializer(id: reference.id, configuration: reference.options)
             } catch {

@@ -88,8 +88,19 @@ public struct SerializerOption: Sendable, Hashable {
     public static func validate(
         _ options: ConfigurationOptions, against schema: [SerializerOption], for id: SerializerID
     ) throws(SerializationError) {
+        if let first = problems(options, against: schema, for: id).first { throw first }
+    }
+
+    /// Every problem of `options` against `schema`, in option-name order: one ``SerializationError`` per unknown
+    /// option (``SerializationError/Code/unknownOption``, with a "did you mean") or wrongly typed value
+    /// (``SerializationError/Code/invalidOption``), each with the option name in ``SerializationError/codingPath``.
+    /// Empty when the options are valid. `decant config check` reports them all at once.
+    public static func problems(
+        _ options: ConfigurationOptions, against schema: [SerializerOption], for id: SerializerID
+    ) -> [SerializationError] {
+        var found: [SerializationError] = []
         for name in options.keys.sorted() {
-            let value = options[name]!
+            guard let value = options[name] else { continue }
             guard let option = schema.first(where: { $0.name == name }) else {
                 let known = schema.map(\.name)
                 var message = "The serializer '\(id)' has no option '\(name)'."
@@ -99,17 +110,21 @@ public struct SerializerOption: Sendable, Hashable {
                 message +=
                     known.isEmpty
                     ? " It takes no options." : " Its options are: " + known.sorted().joined(separator: ", ") + "."
-                throw SerializationError(code: .unknownOption, message: message, serializerID: id, codingPath: [name])
+                found.append(
+                    SerializationError(code: .unknownOption, message: message, serializerID: id, codingPath: [name]))
+                continue
             }
             if let problem = option.problem(with: value) {
-                throw SerializationError(
-                    code: .invalidOption,
-                    message: "The option '\(name)' of the serializer '\(id)' \(problem).",
-                    serializerID: id,
-                    codingPath: [name]
-                )
+                found.append(
+                    SerializationError(
+                        code: .invalidOption,
+                        message: "The option '\(name)' of the serializer '\(id)' \(problem).",
+                        serializerID: id,
+                        codingPath: [name]
+                    ))
             }
         }
+        return found
     }
 }
 
