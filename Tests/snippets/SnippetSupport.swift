@@ -1,9 +1,12 @@
-// What every documentation snippet may use without declaring it: the Decant modules and Foundation, and the values
+// What every documentation snippet may use without declaring it: the Decant modules (the command-line library too),
+// Foundation and Swift Testing, and the values
 // a snippet that shows one step of a longer program starts from. Compiled as its own module and imported by each
 // snippet, so a snippet that declares one of these names itself simply shadows it.
 @_exported import Decant
+@_exported import DecantCommandLine
 @_exported import DecantConformance
 @_exported import Foundation
+@_exported import Testing
 
 #if canImport(FoundationNetworking)
     @_exported import FoundationNetworking
