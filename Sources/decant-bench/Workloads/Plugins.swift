@@ -1,8 +1,11 @@
 import Decant
 import DecantCSV
+import DecantForm
+import DecantProblemDetails
 import Foundation
 
-/// The plugins of this repository against the Foundation-only code a user would write for the same job.
+/// The plugins of this repository: against the Foundation-only code a user would write for the same job, and their
+/// cost to the registry path of other formats.
 enum PluginWorkloads {
     /// `plugin.*`.
     static var all: [Workload] {
@@ -34,7 +37,24 @@ enum PluginWorkloads {
                     TimedBench(
                         quantity: Double(data.count), decant: decant, baseline: .inProcess(baseline),
                         note: same ? nil : "plugin.csv: Decant and the Foundation code read different rows"))
-            }
+            },
+            Workload(
+                name: "registry.path.1kb.plugins", unit: .microsecondsPerOperation, baselineName: "JSONParser (bare)",
+                summary: "registry.path.1kb with this repository's three plugins installed (their ranges in the table)"
+            ) { settings in
+                let registry = SerializerRegistry.standard.installing(.csv).installing(.form).installing(
+                    .problemDetails)
+                let response = Response(
+                    status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: APIObject.data)
+                let decant = Contender(name: "Decant registry with plugins") {
+                    try registry.serialize(response, as: JSONValue.self).count
+                }
+                let bare = Contender(name: "JSONParser (bare)", run: JSONWorkloads.decantParse(APIObject.data).run)
+                return .timed(
+                    TimedBench(
+                        quantity: 1, callsPerSample: settings.smallObjectCalls, decant: decant,
+                        baseline: .inProcess(bare)))
+            },
         ]
     }
 
