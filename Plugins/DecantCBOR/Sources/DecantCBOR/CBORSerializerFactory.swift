@@ -41,7 +41,7 @@ public struct CBORSerializerFactory: SerializerFactory {
     public var optionSchema: [SerializerOption] {
         [
             SerializerOption(
-                "maxDepth", .integer(1...1_000_000), default: .integer(CBORParsingOptions.defaultMaxDepth),
+                "maxDepth", .integer(1...10_000), default: .integer(CBORParsingOptions.defaultMaxDepth),
                 summary: "The deepest nesting of arrays, maps, tags and indefinite-length strings."),
             SerializerOption(
                 "maxItems", .integer(1...Int(Int32.max)), default: .integer(CBORParsingOptions.defaultMaxItems),

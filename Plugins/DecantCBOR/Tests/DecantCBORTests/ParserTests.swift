@@ -128,6 +128,16 @@ import Testing
         #expect(depth == 512)
     }
 
+    /// A raised limit: 10,000 levels decode, and the value is compared and released without exhausting the stack.
+    @Test func raisedDepthLimit() throws {
+        var body = Data(repeating: 0x81, count: 9_999)
+        body.append(0x80)
+        let options = CBORParsingOptions(maxDepth: 10_000)
+        let value = try CBORParser(options: options).parse(body)
+        #expect(try CBORParser(options: options).parse(body) == value)
+        #expect(value.canonicalJSONText.count == 20_000)
+    }
+
     /// Heads that declare 2^60 (or 2^64 - 1) items or bytes fail at once: nothing is allocated for them.
     @Test(arguments: [
         "9b1000000000000000", "bb1000000000000000", "5b1000000000000000", "7b1000000000000000",
