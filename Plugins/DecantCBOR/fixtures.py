@@ -175,6 +175,13 @@ def main():
     ok("deep-nesting", "500 nested arrays (within the default maxDepth of 512) decode.",
        b"\x81" * 499 + b"\x80", json.loads("[" * 500 + "]" * 500))
 
+    write("sequence-empty", http(200, "OK", [("Content-Type", SEQ)], b""),
+          {"description": "An empty application/cbor-seq body is a sequence of no items.",
+           "expect": {"serializer": "cbor", "value": []}})
+    write("empty-cbor-body", http(200, "OK", [("Content-Type", CBOR)], b""),
+          {"description": "An empty application/cbor body has no value: a CBOR document holds exactly one item.",
+           "expect": {"error": {"code": "emptyBody"}}})
+
     body = encode({"error": "not_found", "detail": "No user 42."})
     write("404-cbor-body", http(404, "Not Found", [("Content-Type", CBOR)], body),
           {"description": "A 404 with a CBOR body is a status error that carries the decoded body.",

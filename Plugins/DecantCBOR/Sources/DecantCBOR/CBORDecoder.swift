@@ -83,7 +83,8 @@ private struct CBORValueDecoder: Decoder {
     func mismatch(_ type: Any.Type, _ expected: String) -> DecodingError {
         DecodingError.typeMismatch(
             type,
-            DecodingError.Context(codingPath: codingPath, debugDescription: "Expected \(expected), found \(value)."))
+            DecodingError.Context(
+                codingPath: codingPath, debugDescription: "Expected \(expected), found \(content.kindName)."))
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {

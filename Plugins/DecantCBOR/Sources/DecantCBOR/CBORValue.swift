@@ -90,6 +90,25 @@ extension CBORValue {
         return nil
     }
 
+    /// What kind of item this is, for messages: "an unsigned integer", "a map", ...
+    var kindName: String {
+        switch self {
+        case .unsignedInteger(let value): "the unsigned integer \(value)"
+        case .negativeInteger: "the integer \(integerText ?? "")"
+        case .bignum(_, let magnitude): "a bignum of \(magnitude.count) bytes"
+        case .bytes(let data): "a byte string of \(data.count) bytes"
+        case .text(let text): "a text string of \(text.utf8.count) bytes"
+        case .array(let elements): "an array of \(elements.count) elements"
+        case .map(let entries): "a map of \(entries.count) entries"
+        case .tag(let number, _): "a value with tag \(number)"
+        case .simple(let number): "simple(\(number))"
+        case .bool(let flag): flag ? "true" : "false"
+        case .null: "null"
+        case .undefined: "undefined"
+        case .float(let double): "the float \(double)"
+        }
+    }
+
     /// The text of a text string, else `nil`.
     public var stringValue: String? {
         if case .text(let text) = self { return text }

@@ -171,6 +171,31 @@ import Testing
         #expect(try CBORParser(options: CBORParsingOptions(maxItems: 21)).parse(indefinite).arrayValue?.count == 20)
     }
 
+    /// Large flat documents: a 1,000,000-element array and a 100,000-entry map (every key checked for duplicates)
+    /// decode in one pass; the times are printed, not asserted.
+    @Test func largeDocuments() throws {
+        var array = CBORTestSupport.hex("9a000f4240")
+        for index in 0..<1_000_000 { array.append(UInt8(index % 24)) }
+        let clock = ContinuousClock()
+        var elements = 0
+        let arrayTime = try clock.measure { elements = try CBORParser().parse(array).arrayValue?.count ?? 0 }
+        #expect(elements == 1_000_000)
+        // {0: 0, 1: 1, ...} with 4-byte keys (0x1a) and values.
+        var map = CBORTestSupport.hex("ba000186a0")
+        for index in 0..<100_000 {
+            for _ in 0..<2 {
+                map.append(0x1A)
+                withUnsafeBytes(of: UInt32(index).bigEndian) { map.append(contentsOf: $0) }
+            }
+        }
+        var entries = 0
+        let mapTime = try clock.measure { entries = try CBORParser().parse(map).mapEntries?.count ?? 0 }
+        #expect(entries == 100_000)
+        print(
+            "cbor large documents: 1M-element array (\(array.count) bytes) in \(arrayTime), 100k-entry map in \(mapTime)"
+        )
+    }
+
     /// Random bytes end in a value or an error, never a crash; values have a canonical form that is valid JSON.
     @Test(arguments: [1, 2, 3] as [UInt64])
     func randomBytes(seed: UInt64) throws {
