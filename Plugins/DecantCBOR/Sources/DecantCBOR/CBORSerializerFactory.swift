@@ -3,8 +3,8 @@ public import DecantCore
 /// The factory of ``CBORResponseSerializer`` (id `cbor`).
 ///
 /// Configuration options: `maxDepth` (integer, default 512), `maxItems` (integer, default 10,000,000),
-/// `duplicateKeys` (`"reject"` or `"lastWins"`, default `"reject"`) and `mediaRanges` (an array of media ranges); see
-/// ``CBORParsingOptions``.
+/// `duplicateKeys` (`"reject"` or `"lastWins"`, default `"reject"`), `allowsTwoByteLowSimpleValues` (boolean, default
+/// `false`) and `mediaRanges` (an array of media ranges); see ``CBORParsingOptions``.
 public struct CBORSerializerFactory: SerializerFactory {
     /// The typed options: parsing limits and accepted media ranges.
     public struct Options: Sendable, Hashable {
@@ -51,6 +51,9 @@ public struct CBORSerializerFactory: SerializerFactory {
                 default: .string(CBORParsingOptions.DuplicateKeyPolicy.reject.rawValue),
                 summary: "What to do when a map repeats a key: reject the body, or let the last value win."),
             SerializerOption(
+                "allowsTwoByteLowSimpleValues", .bool, default: .bool(false),
+                summary: "Accepts the two-byte form of simple values below 32 (f8 00 to f8 1f), as RFC 7049 did."),
+            SerializerOption(
                 "mediaRanges", .mediaRangeArray,
                 default: .array(CBORResponseSerializer.defaultMediaRanges.map { .string($0.description) }),
                 summary: "The media ranges the serializer accepts."),
@@ -74,6 +77,9 @@ public struct CBORSerializerFactory: SerializerFactory {
             let policy = CBORParsingOptions.DuplicateKeyPolicy(rawValue: name)
         {
             options.parsing.duplicateKeys = policy
+        }
+        if case .bool(let flag)? = configuration["allowsTwoByteLowSimpleValues"] {
+            options.parsing.allowsTwoByteLowSimpleValues = flag
         }
         if let ranges = try configuration.mediaRangesOption(for: id, example: "application/cbor") {
             options.mediaRanges = ranges
