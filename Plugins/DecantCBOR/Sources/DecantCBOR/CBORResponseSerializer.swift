@@ -1,0 +1,70 @@
+public import DecantCore
+
+/// Decodes `application/cbor` bodies (RFC 8949) into a ``CBORValue``, and `application/cbor-seq` bodies (RFC 8742)
+/// into an array of their items, with ``CBORParser``.
+///
+/// Its id is `cbor`. It also accepts the structured syntax suffixes `+cbor` and `+cbor-seq`. An empty
+/// `application/cbor-seq` body is an empty sequence (an empty array); an empty `application/cbor` body has no value.
+///
+/// ```swift
+/// var registry = SerializerRegistry.standard
+/// registry.install(.cbor)
+/// let value = try registry.serialize(response, as: CBORValue.self)
+/// ```
+public struct CBORResponseSerializer: ResponseSerializer {
+    /// The media ranges accepted by default: `application/cbor`, `application/cbor-seq`, `*/*+cbor`, `*/*+cbor-seq`.
+    public static let defaultMediaRanges: [MediaRange] = [
+        MediaRange(.exact(type: "application", subtype: "cbor")),
+        MediaRange(.exact(type: "application", subtype: "cbor-seq")),
+        MediaRange(.suffix(type: nil, suffix: "cbor")),
+        MediaRange(.suffix(type: nil, suffix: "cbor-seq")),
+    ]
+
+    /// The parser, its limits and duplicate-key policy.
+    public var parser: CBORParser
+    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    public var acceptedMediaRanges: [MediaRange]
+
+    /// Creates the serializer.
+    public init(
+        options: CBORParsingOptions = CBORParsingOptions(),
+        acceptedMediaRanges: [MediaRange] = CBORResponseSerializer.defaultMediaRanges
+    ) {
+        self.parser = CBORParser(options: options)
+        self.acceptedMediaRanges = acceptedMediaRanges
+    }
+
+    /// `cbor`.
+    public var serializerID: SerializerID { "cbor" }
+
+    /// Whether `mediaType` names a CBOR sequence: `application/cbor-seq` or a `+cbor-seq` suffix.
+    public static func isSequence(_ mediaType: MediaType?) -> Bool {
+        guard let mediaType else { return false }
+        return mediaType.essence == "application/cbor-seq" || mediaType.suffix == "cbor-seq"
+    }
+
+    /// Decodes the body: one item, or for a sequence media type an ``CBORValue/array(_:)`` of every item.
+    ///
+    /// - Throws: `SerializationError` as ``CBORParser/parse(_:)`` does (`invalidBody` with the byte offset, or
+    ///   `limitExceeded`), with the response, media type and serializer id attached.
+    public func serialize(_ response: Response) throws -> CBORValue {
+        do {
+            if Self.isSequence(response.contentType) {
+                return .array(try parser.parseSequence(response.body))
+            }
+            return try parser.parse(response.body)
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+        }
+    }
+
+    /// An empty array for a sequence media type (a sequence of no items); otherwise an `emptyBody` error, since a
+    /// CBOR document holds exactly one item.
+    public func emptyValue(for response: Response) throws -> CBORValue {
+        if Self.isSequence(response.contentType) { return .array([]) }
+        throw SerializationError(
+            code: .emptyBody,
+            message: "The application/cbor body is empty, but a CBOR document holds exactly one data item.",
+            mediaType: response.contentType, serializerID: serializerID, response: response)
+    }
+}

@@ -1,0 +1,116 @@
+public import DecantCore
+
+/// The factory of ``CBORResponseSerializer`` (id `cbor`).
+///
+/// Configuration options: `maxDepth` (integer, default 512), `maxItems` (integer, default 10,000,000),
+/// `duplicateKeys` (`"reject"` or `"lastWins"`, default `"reject"`), `allowsTwoByteLowSimpleValues` (boolean, default
+/// `false`) and `mediaRanges` (an array of media ranges); see ``CBORParsingOptions``.
+public struct CBORSerializerFactory: SerializerFactory {
+    /// The typed options: parsing limits and accepted media ranges.
+    public struct Options: Sendable, Hashable {
+        /// The parser's limits and duplicate-key policy.
+        public var parsing: CBORParsingOptions
+        /// The media ranges accepted.
+        public var mediaRanges: [MediaRange]
+
+        /// Creates options.
+        public init(
+            parsing: CBORParsingOptions = CBORParsingOptions(),
+            mediaRanges: [MediaRange] = CBORResponseSerializer.defaultMediaRanges
+        ) {
+            self.parsing = parsing
+            self.mediaRanges = mediaRanges
+        }
+    }
+
+    /// Creates the factory.
+    public init() {}
+
+    /// `cbor`.
+    public var id: SerializerID { "cbor" }
+
+    /// What the serializer does.
+    public var summary: String {
+        "Decodes CBOR (RFC 8949) and CBOR sequences (RFC 8742) into CBOR values, with limits on depth and items."
+    }
+
+    /// `application/cbor`, `application/cbor-seq`, `*/*+cbor`, `*/*+cbor-seq`.
+    public var mediaRanges: [MediaRange] { CBORResponseSerializer.defaultMediaRanges }
+
+    /// The options the factory understands.
+    public var optionSchema: [SerializerOption] {
+        [
+            SerializerOption(
+                "maxDepth", .integer(1...10_000), default: .integer(CBORParsingOptions.defaultMaxDepth),
+                summary: "The deepest nesting of arrays, maps, tags and indefinite-length strings."),
+            SerializerOption(
+                "maxItems", .integer(1...Int(Int32.max)), default: .integer(CBORParsingOptions.defaultMaxItems),
+                summary: "The most data items a body may declare."),
+            SerializerOption(
+                "duplicateKeys", .string(allowed: CBORParsingOptions.DuplicateKeyPolicy.allCases.map(\.rawValue)),
+                default: .string(CBORParsingOptions.DuplicateKeyPolicy.reject.rawValue),
+                summary: "What to do when a map repeats a key: reject the body, or let the last value win."),
+            SerializerOption(
+                "allowsTwoByteLowSimpleValues", .bool, default: .bool(false),
+                summary: "Accepts the two-byte form of simple values below 32 (f8 00 to f8 1f), as RFC 7049 did."),
+            SerializerOption(
+                "mediaRanges", .mediaRangeArray,
+                default: .array(CBORResponseSerializer.defaultMediaRanges.map { .string($0.description) }),
+                summary: "The media ranges the serializer accepts."),
+        ]
+    }
+
+    /// The defaults of ``CBORParsingOptions`` and ``CBORResponseSerializer/defaultMediaRanges``.
+    public var defaultOptions: Options { Options() }
+
+    /// Builds a ``CBORResponseSerializer``.
+    public func makeSerializer(options: Options) -> CBORResponseSerializer {
+        CBORResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
+    }
+
+    /// Converts configuration options (already checked against ``optionSchema``).
+    public func options(from configuration: ConfigurationOptions) throws -> Options {
+        var options = Options()
+        if let value = Self.integer(configuration["maxDepth"]) { options.parsing.maxDepth = value }
+        if let value = Self.integer(configuration["maxItems"]) { options.parsing.maxItems = value }
+        if case .string(let name)? = configuration["duplicateKeys"],
+            let policy = CBORParsingOptions.DuplicateKeyPolicy(rawValue: name)
+        {
+            options.parsing.duplicateKeys = policy
+        }
+        if case .bool(let flag)? = configuration["allowsTwoByteLowSimpleValues"] {
+            options.parsing.allowsTwoByteLowSimpleValues = flag
+        }
+        if let ranges = try configuration.mediaRangesOption(for: id, example: "application/cbor") {
+            options.mediaRanges = ranges
+        }
+        return options
+    }
+
+    /// A ``CBORResponseDecoder`` with the parsing options and media ranges of `configuration`.
+    ///
+    /// - Throws: `SerializationError` with code `unknownOption` or `invalidOption` for options the schema does not
+    ///   allow.
+    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)? {
+        try SerializerOption.validate(configuration, against: optionSchema, for: id)
+        let options = try options(from: configuration)
+        return CBORResponseDecoder(
+            decoder: CBORDecoder(parsingOptions: options.parsing), acceptedMediaRanges: options.mediaRanges)
+    }
+
+    /// An integer option, written as an integer or as a whole number.
+    private static func integer(_ value: ConfigurationValue?) -> Int? {
+        switch value {
+        case .integer(let number)?: number
+        case .number(let number)?: Int(exactly: number)
+        default: nil
+        }
+    }
+}
+
+extension SerializerModule {
+    /// The CBOR module (`DecantCBOR`): the `cbor` serializer for `application/cbor` and `application/cbor-seq`.
+    public static var cbor: SerializerModule {
+        SerializerModule(name: "DecantCBOR", factories: [CBORSerializerFactory()])
+    }
+}
