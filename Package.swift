@@ -78,6 +78,7 @@ let plugins: [Plugin] = [
     Plugin(name: "DecantCSV"),
     Plugin(name: "DecantForm"),
     Plugin(name: "DecantProblemDetails", extraDependencies: ["DecantXMLParser"]),
+    Plugin(name: "DecantMessagePack"),
 ]
 
 /// Settings every target gets.
