@@ -44,7 +44,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("d9 05 61 62", 0), ("92 01", 0), ("92 01 cd 01", 2), ("cd 01", 0), ("92 01 d9 05 61", 2), ("", 0), ("c7 05 01 00", 0),
+        ("d9 05 61 62", 0), ("92 01", 0), ("92 01 cd 01", 2), ("cd 01", 0), ("92 01 d9 05 61", 2), ("", 0),
+        ("c7 05 01 00", 0),
     ])
     func truncatedInputIsAnErrorWithTheValuesOffset(hex: String, offset: Int) throws {
         let error = try Self.failure(hex)
