@@ -61,6 +61,25 @@ import Testing
         }
     }
 
+    @Test func containersReadArraysBinAndStringKeyedMaps() throws {
+        struct Record: Decodable, Equatable {
+            var bytes: [UInt8]
+            var pairs: [[Int]]
+            var flag: Bool?
+        }
+        // {1: "skipped", "bytes": b"\x00\xff", "pairs": [[1, 2], []], "flag": nil}
+        let value = MessagePackValue.map([
+            MessagePackValue.Entry(.int(1), .string("skipped")),
+            MessagePackValue.Entry(.string("bytes"), .binary([0, 255])),
+            MessagePackValue.Entry(.string("pairs"), .array([.array([.int(1), .int(2)]), .array([])])),
+            MessagePackValue.Entry(.string("flag"), .nil),
+        ])
+        let record = try MessagePackDecoder().decode(Record.self, from: value)
+        #expect(record == Record(bytes: [0, 255], pairs: [[1, 2], []], flag: nil))
+        let date = try MessagePackDecoder().decode(Date.self, from: .timestamp(seconds: -1, nanoseconds: 500_000_000))
+        #expect(date == Date(timeIntervalSince1970: -0.5))
+    }
+
     @Test func decodingErrorsCarryTheCodingPath() throws {
         struct Outer: Decodable { var items: [Inner] }
         struct Inner: Decodable { var count: Int }
