@@ -79,6 +79,7 @@ let plugins: [Plugin] = [
     Plugin(name: "DecantForm"),
     Plugin(name: "DecantProblemDetails", extraDependencies: ["DecantXMLParser"]),
     Plugin(name: "DecantCBOR"),
+    Plugin(name: "DecantMessagePack"),
 ]
 
 /// Settings every target gets.

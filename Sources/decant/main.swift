@@ -1,11 +1,14 @@
 // The `decant` tool: the DecantCommandLine library run against the standard registry plus the plugins of this
 // repository (`Plugins/`); `--no-plugins` selects the standard registry alone.
 import Decant
+import DecantCBOR
 import DecantCSV
 import DecantCommandLine
 import DecantForm
+import DecantMessagePack
 import DecantProblemDetails
 
 let standard = SerializerRegistry.standard
-let withPlugins = standard.installing(.csv).installing(.form).installing(.problemDetails)
+let withPlugins = standard.installing(.csv).installing(.form).installing(.problemDetails).installing(.cbor)
+    .installing(.msgpack)
 DecantTool(name: "decant", registry: withPlugins, registryWithoutPlugins: standard).main()

@@ -1,0 +1,83 @@
+public import DecantCore
+
+/// Parses MessagePack bodies (`application/msgpack`, `application/x-msgpack`, `application/vnd.msgpack`) into
+/// ``MessagePackValue`` with ``MessagePackParser``.
+///
+/// Its id is `msgpack`. MessagePack is binary: a `charset` parameter is ignored. An empty body is not a MessagePack
+/// value, so it gets the registry's empty-body policy (`emptyBody` by default).
+///
+/// ```swift
+/// let registry = SerializerRegistry.standard.installing(.msgpack)
+/// let value = try registry.serialize(response, as: MessagePackValue.self)
+/// value["name"]?.stringValue
+/// ```
+public struct MessagePackResponseSerializer: ResponseSerializer {
+    /// The media ranges accepted by default: `application/msgpack`, `application/x-msgpack` and
+    /// `application/vnd.msgpack`.
+    public static let defaultMediaRanges: [MediaRange] = [
+        MediaRange(.exact(type: "application", subtype: "msgpack")),
+        MediaRange(.exact(type: "application", subtype: "x-msgpack")),
+        MediaRange(.exact(type: "application", subtype: "vnd.msgpack")),
+    ]
+
+    /// The parser and its limits.
+    public var parser: MessagePackParser
+    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    public var acceptedMediaRanges: [MediaRange]
+
+    /// Creates the serializer.
+    public init(
+        options: MessagePackParsingOptions = MessagePackParsingOptions(),
+        acceptedMediaRanges: [MediaRange] = MessagePackResponseSerializer.defaultMediaRanges
+    ) {
+        self.parser = MessagePackParser(options: options)
+        self.acceptedMediaRanges = acceptedMediaRanges
+    }
+
+    /// `msgpack`.
+    public var serializerID: SerializerID { "msgpack" }
+
+    /// Parses the body with ``MessagePackParser``.
+    ///
+    /// - Throws: `SerializationError` as ``MessagePackParser/parse(_:)`` does, with the response, media type and
+    ///   serializer id attached.
+    public func serialize(_ response: Response) throws -> MessagePackValue {
+        do {
+            return try parser.parse(response.body)
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+        }
+    }
+}
+
+/// Decodes `Decodable` values from MessagePack responses with a ``MessagePackDecoder``: the `msgpack` format's
+/// `ResponseDecoder`, used by `SerializerRegistry.decode(_:from:)`.
+public struct MessagePackResponseDecoder: ResponseDecoder {
+    /// The decoder and its parsing options.
+    public var decoder: MessagePackDecoder
+    /// The media ranges accepted; ``MessagePackResponseSerializer/defaultMediaRanges`` unless set.
+    public var acceptedMediaRanges: [MediaRange]
+
+    /// Creates a response decoder.
+    public init(
+        decoder: MessagePackDecoder = MessagePackDecoder(),
+        acceptedMediaRanges: [MediaRange] = MessagePackResponseSerializer.defaultMediaRanges
+    ) {
+        self.decoder = decoder
+        self.acceptedMediaRanges = acceptedMediaRanges
+    }
+
+    /// `msgpack`.
+    public var decoderID: SerializerID { "msgpack" }
+
+    /// Decodes a `T` from the body of `response`.
+    ///
+    /// - Throws: `SerializationError`: the parser's codes, or `decodingFailed` with the coding path.
+    public func decode<T: Decodable>(_ type: T.Type, from response: Response) throws -> T {
+        do {
+            return try decoder.decode(type, from: response.body)
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: decoderID)
+        }
+    }
+}
