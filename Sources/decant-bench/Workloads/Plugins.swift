@@ -1,6 +1,8 @@
 import Decant
+import DecantCBOR
 import DecantCSV
 import DecantForm
+import DecantMessagePack
 import DecantProblemDetails
 import Foundation
 
@@ -56,6 +58,74 @@ enum PluginWorkloads {
                         baseline: .inProcess(bare)))
             },
         ]
+            + binary(
+                name: "plugin.cbor", format: "CBOR", encode: BinaryEncodings.cbor,
+                decode: { data in
+                    let parser = CBORParser()
+                    return { try countValues(parser.parse(data)) }
+                })
+            + binary(
+                name: "plugin.msgpack", format: "MessagePack", encode: BinaryEncodings.messagePack,
+                decode: { data in
+                    let parser = MessagePackParser()
+                    return { try countValues(parser.parse(data)) }
+                })
+    }
+
+    /// Two rows for a binary format: twitter.json's data encoded to it in the bench, decoded to values, in MB/s of the
+    /// binary input. `name` against `JSONSerialization` on the JSON form, `name.json` against Decant's own
+    /// `JSONParser` on the JSON form: both sides decode the same data, so the ratio is one of values per second.
+    private static func binary(
+        name: String, format: String, encode: @escaping @Sendable (JSONValue) -> Data,
+        decode: @escaping @Sendable (Data) -> @Sendable () throws -> Int
+    ) -> [Workload] {
+        let summary = "twitter.json's data as \(format) (encoded in the bench), decoded to values"
+        func prepare(baseline: @escaping (Data) -> Contender) -> (RunSettings) throws -> Prepared {
+            { _ in
+                let json = try Corpora.data(Corpora.JSONFile.twitter.relativePath)
+                let tree = try JSONParser().parse(json)
+                let encoded = encode(tree)
+                let run = decode(encoded)
+                let same = try run() == BinaryEncodings.valueCount(tree)
+                return .timed(
+                    TimedBench(
+                        quantity: Double(encoded.count), decant: Contender(name: "Decant \(format)", run: run),
+                        baseline: .inProcess(baseline(json)),
+                        note: "\(encoded.count) bytes of \(format) for \(json.count) of JSON"
+                            + (same ? "" : "; the \(format) tree does not hold as many values as the JSON")))
+            }
+        }
+        return [
+            Workload(
+                name: name, unit: .megabytesPerSecond, baselineName: "JSONSerialization (JSON form)",
+                summary: summary, prepare: prepare(baseline: JSONWorkloads.foundationParse)),
+            Workload(
+                name: name + ".json", unit: .megabytesPerSecond, baselineName: "Decant JSONParser (JSON form)",
+                summary: summary + ", against Decant's JSON parse of the same data",
+                prepare: prepare(baseline: { data in
+                    let parser = JSONParser()
+                    return Contender(name: "Decant JSONParser") { try parser.parse(data).count }
+                })),
+        ]
+    }
+
+    /// The number of values in a CBOR tree (map keys not counted, as in ``BinaryEncodings/valueCount(_:)``).
+    static func countValues(_ value: CBORValue) -> Int {
+        switch value {
+        case .array(let elements): 1 + elements.reduce(0) { $0 + countValues($1) }
+        case .map(let entries): 1 + entries.reduce(0) { $0 + countValues($1.value) }
+        case .tag(_, let content): countValues(content)
+        default: 1
+        }
+    }
+
+    /// The number of values in a MessagePack tree (map keys not counted).
+    static func countValues(_ value: MessagePackValue) -> Int {
+        switch value {
+        case .array(let elements): 1 + elements.reduce(0) { $0 + countValues($1) }
+        case .map(let entries): 1 + entries.reduce(0) { $0 + countValues($1.value) }
+        default: 1
+        }
     }
 
     /// ~10 MB: an id, a quoted name with a comma, a number, a quoted note with doubled quotes, a date, per record.
