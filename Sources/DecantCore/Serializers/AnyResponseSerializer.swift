@@ -70,6 +70,10 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
     /// closures erased to an existential output, whose values' types are known only once produced.
     func produces<T>(_ type: T.Type) -> Bool? { box.produces(type) }
 
+    /// The wrapped serializer itself, when one was wrapped (not closures): how the registry finds the streaming
+    /// serializers among its entries.
+    var base: (any ResponseSerializer)? { box.base }
+
     /// The name of the wrapped serializer's own output type, for messages.
     var outputTypeName: String { box.outputTypeName }
 
@@ -136,6 +140,9 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
             return output is T.Type
         }
 
+        /// The innermost wrapped serializer, when it is a concrete one (not closures).
+        var base: (any ResponseSerializer)? { nil }
+
         func serialize(_ response: Response) throws -> Output { fatalError("Box is abstract") }
         func emptyValue(for response: Response) throws -> Output { fatalError("Box is abstract") }
         /// Initialises `slot` with the wrapped serializer's value and returns `true` when it produces exactly `T`;
@@ -177,6 +184,11 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
             self.wrapped = wrapped
             self.convert = convert
             super.init(id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing)
+        }
+
+        override var base: (any ResponseSerializer)? {
+            if let inner = wrapped as? AnyResponseSerializer<Wrapped.Output> { return inner.base }
+            return wrapped
         }
 
         override var outputTypeName: String {

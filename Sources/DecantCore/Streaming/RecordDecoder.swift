@@ -1,0 +1,88 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+/// The incremental half of a ``StreamingResponseSerializer``: a state machine that is fed a body in chunks as they
+/// arrive and hands out each record as soon as its last byte is in.
+///
+/// A decoder must give the same records, errors and offsets for every way of cutting the body into chunks: one byte
+/// at a time, one chunk, anything between. It keeps only the unfinished record between calls (bounded by the
+/// `maxRecordBytes` it was made with), never the body. ``RecordStream`` drives it from an `AsyncSequence` of chunks;
+/// ``RecordDecoder/decodeAll(_:)`` runs it over a whole body, which is how a streaming serializer's whole-body
+/// ``ResponseSerializer/serialize(_:)`` gives the same records as its stream.
+///
+/// A record that cannot be decoded (one malformed line of NDJSON) is reported as a `.failure` among the records, so
+/// that the ``RecordErrorPolicy`` can skip it; an error thrown from ``consume(_:into:)`` or ``finish(into:)`` ends
+/// the stream whatever the policy (a framing error the decoder cannot resynchronise after).
+public protocol RecordDecoder<Record>: Sendable {
+    /// The type of the records.
+    associatedtype Record: Sendable
+
+    /// Feeds the next bytes of the body and appends, in order, every record they complete, or the error of each
+    /// record that could not be decoded (with its byte offset from the start of the body).
+    ///
+    /// - Throws: ``SerializationError`` when the stream cannot go on.
+    mutating func consume(
+        _ bytes: UnsafeRawBufferPointer, into records: inout [Result<Record, SerializationError>]
+    ) throws(SerializationError)
+
+    /// The body ended: appends what its last bytes complete, and the error of a record the body cut short when the
+    /// format can tell (an RFC 7464 text without its end, an NDJSON line without its newline is still a record).
+    ///
+    /// - Throws: ``SerializationError`` when the end itself is malformed.
+    mutating func finish(into records: inout [Result<Record, SerializationError>]) throws(SerializationError)
+}
+
+extension RecordDecoder {
+    /// Runs a copy of this decoder over a whole body: the records and record errors the stream would hand out.
+    ///
+    /// - Throws: ``SerializationError`` when the stream would end with one.
+    public func decodeAll(_ body: Data) throws(SerializationError) -> [Result<Record, SerializationError>] {
+        var decoder = self
+        var records: [Result<Record, SerializationError>] = []
+        var failure: SerializationError?
+        body.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            do throws(SerializationError) {
+                try decoder.consume(raw, into: &records)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        try decoder.finish(into: &records)
+        return records
+    }
+}
+
+/// What a ``RecordStream`` does with a record that could not be decoded.
+public enum RecordErrorPolicy: String, Sendable, Hashable, CaseIterable {
+    /// The stream ends with the record's error (thrown from `next()`), after every record before it.
+    case stop
+    /// The record is left out and the stream goes on; its error is kept in ``RecordStream/skippedErrors``.
+    case skip
+    /// The record is left out and the stream goes on; when the body ends, `next()` throws one error listing every
+    /// record left out (in ``SerializationError/attempts``), after every record that decoded. The errors are also
+    /// in ``RecordStream/skippedErrors``.
+    case collect
+}
+
+/// How a stream of records is decoded: what happens to a bad record and how large one may be.
+public struct StreamOptions: Sendable, Hashable {
+    /// What happens to a record that cannot be decoded; ``RecordErrorPolicy/stop`` by default.
+    public var errorPolicy: RecordErrorPolicy
+    /// The largest record, in bytes of the body (framing included), that a decoder buffers; 16 MiB by default.
+    /// A larger record is an error of code ``SerializationError/Code/limitExceeded`` for that record, and the
+    /// decoder skips its bytes without keeping them.
+    public var maxRecordBytes: Int
+
+    /// The defaults: stop at the first bad record, records up to 16 MiB.
+    public static let defaultMaxRecordBytes = 16 << 20
+
+    /// Creates options.
+    public init(errorPolicy: RecordErrorPolicy = .stop, maxRecordBytes: Int = StreamOptions.defaultMaxRecordBytes) {
+        self.errorPolicy = errorPolicy
+        self.maxRecordBytes = maxRecordBytes
+    }
+}

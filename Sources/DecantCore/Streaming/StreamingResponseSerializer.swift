@@ -1,0 +1,32 @@
+/// A serializer that can also decode a body while it arrives, as a sequence of records: NDJSON lines, server-sent
+/// events, the items of a CBOR sequence.
+///
+/// It is an ordinary ``ResponseSerializer`` (its whole-body ``serialize(_:)`` gives the same records, usually by
+/// running ``RecordDecoder/decodeAll(_:)``), installed and resolved by media type like any other;
+/// ``SerializerRegistry/records(_:body:as:options:sniffing:statusCodes:)`` chooses it for a streamed body and
+/// ``RecordStream`` drives its decoder.
+///
+/// ```swift
+/// struct LinesSerializer: StreamingResponseSerializer {
+///     var acceptedMediaRanges: [MediaRange] { [MediaRange("text/x-lines")!] }
+///     var serializerID: SerializerID { "acme.lines" }
+///     func makeRecordDecoder(for head: Response, options: StreamOptions) throws(SerializationError) -> LineDecoder {
+///         LineDecoder(maxRecordBytes: options.maxRecordBytes)
+///     }
+///     func serialize(_ response: Response) throws -> [String] {
+///         try makeRecordDecoder(for: response, options: StreamOptions()).decodeAll(response.body).map { try $0.get() }
+///     }
+/// }
+/// ```
+public protocol StreamingResponseSerializer<Record>: ResponseSerializer {
+    /// The type of the records.
+    associatedtype Record: Sendable
+    /// The incremental decoder.
+    associatedtype Decoder: RecordDecoder where Decoder.Record == Record
+
+    /// A fresh decoder for one response, whose status and headers are in `head` (its body is not used: the bytes
+    /// come through the decoder).
+    ///
+    /// - Throws: ``SerializationError`` when the head rules the stream out (an unknown charset, say).
+    func makeRecordDecoder(for head: Response, options: StreamOptions) throws(SerializationError) -> Decoder
+}
