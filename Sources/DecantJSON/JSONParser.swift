@@ -40,44 +40,60 @@ public struct JSONParser: Sendable {
     ///   `SerializationError.Code.limitExceeded` beyond ``JSONParsingOptions/maxDepth`` (or for a single string
     ///   longer than 256 MiB), `SerializationError.Code.bodyTooLarge` beyond ``JSONParsingOptions/maxBytes``.
     public func parse(_ data: Data) throws(SerializationError) -> JSONValue {
+        var result: Result<JSONValue, SerializationError>?
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            do throws(SerializationError) {
+                result = .success(try parse(raw))
+            } catch {
+                result = .failure(error)
+            }
+        }
+        return try result!.get()
+    }
+
+    /// Parses one JSON text from bytes the caller owns (a line of a stream, a slice of a larger buffer), without
+    /// first copying them into a `Data`; the value keeps its own copy.
+    ///
+    /// - Throws: `SerializationError`, as ``parse(_:)-(Data)`` does; offsets count from the first byte of `bytes`.
+    public func parse(_ bytes: UnsafeRawBufferPointer) throws(SerializationError) -> JSONValue {
         let limit = min(max(options.maxBytes, 0), Tape.maxOffset - JSONScanner.padding)
-        guard data.count <= limit else {
+        guard bytes.count <= limit else {
             throw SerializationError(
                 code: .bodyTooLarge,
-                message: "The JSON body has \(data.count) bytes, more than the parser's limit of \(limit). Raise "
+                message: "The JSON body has \(bytes.count) bytes, more than the parser's limit of \(limit). Raise "
                     + "JSONParsingOptions.maxBytes if such bodies are expected.",
                 serializerID: "json")
         }
-        let prepared: Result<(buffer: [UInt8], encoding: JSONTextEncoding, bomLength: Int), SerializationError> =
-            data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-                let (encoding, bomLength) = JSONTextEncoding.detect(raw)
-                let body = UnsafeRawBufferPointer(rebasing: raw[bomLength...])
-                if encoding == .utf8 {
-                    let count = body.count
-                    let buffer = [UInt8](unsafeUninitializedCapacity: count + JSONScanner.padding) { buffer, done in
-                        let base = buffer.baseAddress!
-                        if count > 0 {
-                            base.initialize(from: body.bindMemory(to: UInt8.self).baseAddress!, count: count)
-                        }
-                        (base + count).initialize(repeating: 0, count: JSONScanner.padding)
-                        done = count + JSONScanner.padding
+        let prepared: Result<(buffer: [UInt8], encoding: JSONTextEncoding, bomLength: Int), SerializationError> = {
+            let raw = bytes
+            let (encoding, bomLength) = JSONTextEncoding.detect(raw)
+            let body = UnsafeRawBufferPointer(rebasing: raw[bomLength...])
+            if encoding == .utf8 {
+                let count = body.count
+                let buffer = [UInt8](unsafeUninitializedCapacity: count + JSONScanner.padding) { buffer, done in
+                    let base = buffer.baseAddress!
+                    if count > 0 {
+                        base.initialize(from: body.bindMemory(to: UInt8.self).baseAddress!, count: count)
                     }
-                    return .success((buffer, encoding, bomLength))
+                    (base + count).initialize(repeating: 0, count: JSONScanner.padding)
+                    done = count + JSONScanner.padding
                 }
-                do throws(JSONTextEncoding.Failure) {
-                    let buffer = try encoding.transcodeToUTF8(body, padding: JSONScanner.padding)
-                    return .success((buffer, encoding, bomLength))
-                } catch {
-                    return .failure(
-                        SerializationError(
-                            code: .invalidEncoding,
-                            message: "The JSON body was detected as \(encoding) (RFC 8259 §8.1, RFC 4627 §3) but is "
-                                + "not valid \(encoding): \(error.reason) at byte \(bomLength + error.offset). Send "
-                                + "the body as UTF-8.",
-                            serializerID: "json",
-                            offset: bomLength + error.offset))
-                }
+                return .success((buffer, encoding, bomLength))
             }
+            do throws(JSONTextEncoding.Failure) {
+                let buffer = try encoding.transcodeToUTF8(body, padding: JSONScanner.padding)
+                return .success((buffer, encoding, bomLength))
+            } catch {
+                return .failure(
+                    SerializationError(
+                        code: .invalidEncoding,
+                        message: "The JSON body was detected as \(encoding) (RFC 8259 §8.1, RFC 4627 §3) but is "
+                            + "not valid \(encoding): \(error.reason) at byte \(bomLength + error.offset). Send "
+                            + "the body as UTF-8.",
+                        serializerID: "json",
+                        offset: bomLength + error.offset))
+            }
+        }()
         // `consume` ends the result's hold on the buffer, so scanning in place does not copy it (copy on write).
         var (buffer, encoding, bomLength) = try (consume prepared).get()
         let count = buffer.count - JSONScanner.padding
@@ -95,7 +111,7 @@ public struct JSONParser: Sendable {
         case .success(let tape):
             return JSONValue(storage: JSONStorage(tape: tape, bytes: buffer), index: 0)
         case .failure(let error):
-            throw JSONErrorReport(data: data, encoding: encoding, bomLength: bomLength).error(for: error)
+            throw JSONErrorReport(data: Data(bytes), encoding: encoding, bomLength: bomLength).error(for: error)
         }
     }
 

@@ -6,9 +6,10 @@ import DecantCSV
 import DecantCommandLine
 import DecantForm
 import DecantMessagePack
+import DecantNDJSON
 import DecantProblemDetails
 
 let standard = SerializerRegistry.standard
 let withPlugins = standard.installing(.csv).installing(.form).installing(.problemDetails).installing(.cbor)
-    .installing(.msgpack)
+    .installing(.msgpack).installing(.ndjson)
 DecantTool(name: "decant", registry: withPlugins, registryWithoutPlugins: standard).main()

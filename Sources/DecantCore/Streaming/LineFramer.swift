@@ -18,6 +18,9 @@ public struct LineFramer: Sendable {
         case lineFeed
         /// CR, LF, or the pair CR LF (the WHATWG event stream format).
         case carriageReturnOrLineFeed
+        /// RS (U+001E), which starts each text of a JSON text sequence (RFC 7464): the pieces are what lies between
+        /// two RS (the first, before any RS, is normally empty), LF included.
+        case recordSeparator
     }
 
     /// What the framer hands out.
@@ -67,10 +70,12 @@ public struct LineFramer: Sendable {
         }
         let base = offset
         var position = start
-        while let end = Self.lineEnd(in: bytes, from: position, carriageReturn: lineEnds == .carriageReturnOrLineFeed) {
+        let delimiter: UInt8 = lineEnds == .recordSeparator ? 0x1E : 0x0A
+        let carriageReturn = lineEnds == .carriageReturnOrLineFeed
+        while let end = Self.lineEnd(in: bytes, from: position, delimiter: delimiter, carriageReturn: carriageReturn) {
             var next = end + 1
             var contentEnd = end
-            if bytes[end] == 0x0D {
+            if carriageReturn, bytes[end] == 0x0D {
                 // Only reachable with `carriageReturnOrLineFeed`: CR LF is one line end.
                 if next < count {
                     if bytes[next] == 0x0A { next += 1 }
@@ -168,12 +173,14 @@ public struct LineFramer: Sendable {
         oversized = false
     }
 
-    /// The index of the first LF (or CR, when `carriageReturn`) at or after `start`.
+    /// The index of the first `delimiter` (or CR, when `carriageReturn`) at or after `start`.
     @inline(__always)
-    private static func lineEnd(in bytes: UnsafeRawBufferPointer, from start: Int, carriageReturn: Bool) -> Int? {
+    private static func lineEnd(
+        in bytes: UnsafeRawBufferPointer, from start: Int, delimiter: UInt8, carriageReturn: Bool
+    ) -> Int? {
         var index = start
         let count = bytes.count
-        let lineFeed = SIMD16<UInt8>(repeating: 0x0A)
+        let lineFeed = SIMD16<UInt8>(repeating: delimiter)
         let cr = SIMD16<UInt8>(repeating: 0x0D)
         while index + 16 <= count {
             let block = bytes.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
@@ -186,7 +193,7 @@ public struct LineFramer: Sendable {
         }
         while index < count {
             let byte = bytes[index]
-            if byte == 0x0A || (carriageReturn && byte == 0x0D) { return index }
+            if byte == delimiter || (carriageReturn && byte == 0x0D) { return index }
             index += 1
         }
         return nil

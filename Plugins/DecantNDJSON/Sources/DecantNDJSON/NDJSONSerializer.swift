@@ -1,0 +1,81 @@
+public import DecantCore
+public import DecantJSON
+
+/// Decodes newline-delimited JSON (`application/x-ndjson`, `application/jsonl`) and JSON text sequences
+/// (`application/json-seq`, RFC 7464) into JSON records, whole or while the body arrives.
+///
+/// Its id is `ndjson`. As a ``StreamingResponseSerializer`` it hands out each ``JSONValue`` record as soon as it is
+/// complete (``SerializerRegistry/records(_:body:as:options:statusCodes:maxErrorBodyBytes:)``); as an ordinary
+/// serializer it makes ``JSONRecords``, the same records, and fails on the first bad record. Each record is parsed by
+/// DecantJSON's ``JSONParser`` (no second JSON parser) with its limits.
+///
+/// ```swift
+/// let registry = SerializerRegistry.standard.installing(.ndjson)
+/// let stream = try await registry.records(head, body: chunks, as: JSONValue.self)
+/// for try await record in stream { print(record["id"] ?? nil) }
+/// ```
+public struct NDJSONSerializer: StreamingResponseSerializer {
+    /// The media ranges accepted by default: `application/x-ndjson`, `application/ndjson`, `application/jsonl`,
+    /// `application/x-jsonlines`, `application/jsonlines`, `application/json-seq` and the `+json-seq` suffix (RFC 8091).
+    public static let defaultMediaRanges: [MediaRange] = [
+        MediaRange(.exact(type: "application", subtype: "x-ndjson")),
+        MediaRange(.exact(type: "application", subtype: "ndjson")),
+        MediaRange(.exact(type: "application", subtype: "jsonl")),
+        MediaRange(.exact(type: "application", subtype: "x-jsonlines")),
+        MediaRange(.exact(type: "application", subtype: "jsonlines")),
+        MediaRange(.exact(type: "application", subtype: "json-seq")),
+        MediaRange(.suffix(type: nil, suffix: "json-seq")),
+    ]
+
+    /// The parser of each record, with its limits.
+    public var parser: JSONParser
+    /// The largest record of a whole body (a stream takes its limit from its ``StreamOptions``).
+    public var maxRecordBytes: Int
+    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    public var acceptedMediaRanges: [MediaRange]
+
+    /// Creates the serializer.
+    public init(
+        parser: JSONParser = JSONParser(), maxRecordBytes: Int = StreamOptions.defaultMaxRecordBytes,
+        acceptedMediaRanges: [MediaRange] = NDJSONSerializer.defaultMediaRanges
+    ) {
+        self.parser = parser
+        self.maxRecordBytes = maxRecordBytes
+        self.acceptedMediaRanges = acceptedMediaRanges
+    }
+
+    /// `ndjson`.
+    public var serializerID: SerializerID { "ndjson" }
+
+    /// The framing of a media type: JSON text sequences for `application/json-seq` and `+json-seq`, lines otherwise.
+    public static func framing(of mediaType: MediaType?) -> NDJSONRecordDecoder.Framing {
+        guard let mediaType else { return .lines }
+        return mediaType.essence == "application/json-seq" || mediaType.suffix == "json-seq" ? .jsonSequence : .lines
+    }
+
+    /// A decoder for one streamed body, framed by its media type.
+    public func makeRecordDecoder(for head: Response, options: StreamOptions) -> NDJSONRecordDecoder {
+        NDJSONRecordDecoder(
+            framing: Self.framing(of: head.contentType), parser: parser, maxRecordBytes: options.maxRecordBytes)
+    }
+
+    /// Every record of the body.
+    ///
+    /// - Throws: `SerializationError` of the first record that does not decode (with its offset in the body), with
+    ///   the response, media type and serializer id attached.
+    public func serialize(_ response: Response) throws -> JSONRecords {
+        let decoder = NDJSONRecordDecoder(
+            framing: Self.framing(of: response.contentType), parser: parser, maxRecordBytes: maxRecordBytes)
+        do {
+            return JSONRecords(
+                records: try decoder.decodeAll(response.body).map { result throws(SerializationError) in
+                    try result.get()
+                })
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+        }
+    }
+
+    /// No records: an empty stream is a stream of nothing.
+    public func emptyValue(for response: Response) throws -> JSONRecords { JSONRecords(records: []) }
+}

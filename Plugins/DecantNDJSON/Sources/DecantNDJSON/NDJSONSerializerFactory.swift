@@ -1,0 +1,136 @@
+public import DecantCore
+public import DecantJSON
+
+/// The factory of ``NDJSONSerializer`` (id `ndjson`).
+///
+/// Configuration options: `maxRecordBytes` (integer, default 16 MiB: the largest record of a whole body),
+/// `maxDepth` (integer, default 512: the deepest nesting within a record) and `mediaRanges` (an array of media
+/// ranges).
+public struct NDJSONSerializerFactory: SerializerFactory {
+    /// The typed options.
+    public struct Options: Sendable, Hashable {
+        /// The largest record of a whole body.
+        public var maxRecordBytes: Int
+        /// The deepest nesting within a record.
+        public var maxDepth: Int
+        /// The media ranges accepted.
+        public var mediaRanges: [MediaRange]
+
+        /// Creates options.
+        public init(
+            maxRecordBytes: Int = StreamOptions.defaultMaxRecordBytes,
+            maxDepth: Int = JSONParsingOptions().maxDepth,
+            mediaRanges: [MediaRange] = NDJSONSerializer.defaultMediaRanges
+        ) {
+            self.maxRecordBytes = maxRecordBytes
+            self.maxDepth = maxDepth
+            self.mediaRanges = mediaRanges
+        }
+
+        /// The parser these options make.
+        var parser: JSONParser {
+            var parsing = JSONParsingOptions()
+            parsing.maxDepth = maxDepth
+            return JSONParser(options: parsing)
+        }
+    }
+
+    /// Creates the factory.
+    public init() {}
+
+    /// `ndjson`.
+    public var id: SerializerID { "ndjson" }
+
+    /// What the serializer does.
+    public var summary: String {
+        "Decodes newline-delimited JSON and JSON text sequences (RFC 7464) into JSON records, whole or streamed."
+    }
+
+    /// ``NDJSONSerializer/defaultMediaRanges``.
+    public var mediaRanges: [MediaRange] { NDJSONSerializer.defaultMediaRanges }
+
+    /// The options the factory understands.
+    public var optionSchema: [SerializerOption] {
+        [
+            SerializerOption(
+                "maxRecordBytes", .integer(1...Int(Int32.max)), default: .integer(StreamOptions.defaultMaxRecordBytes),
+                summary: "The largest record of a whole body, in bytes (a stream takes its limit from StreamOptions)."),
+            SerializerOption(
+                "maxDepth", .integer(1...100_000), default: .integer(JSONParsingOptions().maxDepth),
+                summary: "The deepest nesting of arrays and objects within a record."),
+            SerializerOption(
+                "mediaRanges", .mediaRangeArray,
+                default: .array(NDJSONSerializer.defaultMediaRanges.map { .string($0.description) }),
+                summary: "The media ranges the serializer accepts."),
+        ]
+    }
+
+    /// The defaults.
+    public var defaultOptions: Options { Options() }
+
+    /// Builds an ``NDJSONSerializer``.
+    public func makeSerializer(options: Options) -> NDJSONSerializer {
+        NDJSONSerializer(
+            parser: options.parser, maxRecordBytes: options.maxRecordBytes, acceptedMediaRanges: options.mediaRanges)
+    }
+
+    /// Converts configuration options (already checked against ``optionSchema``).
+    public func options(from configuration: ConfigurationOptions) throws -> Options {
+        var options = Options()
+        if case .integer(let value)? = configuration["maxRecordBytes"] { options.maxRecordBytes = value }
+        if case .integer(let value)? = configuration["maxDepth"] { options.maxDepth = value }
+        if let ranges = try configuration.mediaRangesOption(for: id, example: "application/x-ndjson") {
+            options.mediaRanges = ranges
+        }
+        return options
+    }
+
+    /// A decoder of arrays of `Decodable` records: `registry.decode([Event].self, from: response)`.
+    ///
+    /// - Throws: `SerializationError` with code `unknownOption` or `invalidOption` for options the schema does not
+    ///   allow.
+    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)? {
+        try SerializerOption.validate(configuration, against: optionSchema, for: id)
+        return NDJSONResponseDecoder(serializer: makeSerializer(options: try options(from: configuration)))
+    }
+}
+
+/// Decodes a `Decodable` type from a whole NDJSON or JSON text sequence body: an array (or any type decodable from
+/// a JSON array) of the records.
+public struct NDJSONResponseDecoder: ResponseDecoder {
+    /// The serializer that reads the records.
+    public var serializer: NDJSONSerializer
+    /// The decoder of the records, with its strategies.
+    public var decoder: JSONValueDecoder
+
+    /// Creates the decoder.
+    public init(serializer: NDJSONSerializer = NDJSONSerializer(), decoder: JSONValueDecoder = JSONValueDecoder()) {
+        self.serializer = serializer
+        self.decoder = decoder
+    }
+
+    /// `ndjson`.
+    public var decoderID: SerializerID { "ndjson" }
+    /// The serializer's ranges.
+    public var acceptedMediaRanges: [MediaRange] { serializer.acceptedMediaRanges }
+
+    /// Decodes a `T` from the array of every record.
+    ///
+    /// - Throws: `SerializationError`: the first bad record's error, or `decodingFailed`.
+    public func decode<T: Decodable>(_ type: T.Type, from response: Response) throws -> T {
+        let records = try serializer.serialize(response)
+        do {
+            return try decoder.decode(type, from: .array(records.records))
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: decoderID)
+        }
+    }
+}
+
+extension SerializerModule {
+    /// The NDJSON module (`DecantNDJSON`): the `ndjson` serializer for newline-delimited JSON, JSON Lines and JSON
+    /// text sequences, whole or streamed.
+    public static var ndjson: SerializerModule {
+        SerializerModule(name: "DecantNDJSON", factories: [NDJSONSerializerFactory()])
+    }
+}
