@@ -81,6 +81,7 @@ let plugins: [Plugin] = [
     Plugin(name: "DecantCBOR"),
     Plugin(name: "DecantMessagePack"),
     Plugin(name: "DecantNDJSON"),
+    Plugin(name: "DecantEventStream"),
 ]
 
 /// Settings every target gets.

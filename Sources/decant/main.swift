@@ -4,6 +4,7 @@ import Decant
 import DecantCBOR
 import DecantCSV
 import DecantCommandLine
+import DecantEventStream
 import DecantForm
 import DecantMessagePack
 import DecantNDJSON
@@ -11,5 +12,5 @@ import DecantProblemDetails
 
 let standard = SerializerRegistry.standard
 let withPlugins = standard.installing(.csv).installing(.form).installing(.problemDetails).installing(.cbor)
-    .installing(.msgpack).installing(.ndjson)
+    .installing(.msgpack).installing(.ndjson).installing(.eventStream)
 DecantTool(name: "decant", registry: withPlugins, registryWithoutPlugins: standard).main()

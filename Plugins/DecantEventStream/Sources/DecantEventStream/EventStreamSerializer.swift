@@ -1,0 +1,144 @@
+public import DecantCore
+
+/// Decodes `text/event-stream` bodies (server-sent events, the WHATWG HTML Standard §9.2) into events, whole or
+/// while the body arrives.
+///
+/// Its id is `eventStream`. As a ``StreamingResponseSerializer`` it hands out each ``ServerSentEvent`` as it is
+/// dispatched (``SerializerRegistry/records(_:body:as:options:statusCodes:maxErrorBodyBytes:)``); as an ordinary
+/// serializer it makes ``ServerSentEvents``, the same events. ``EventStreamDecoder`` has the parsing rules.
+///
+/// ```swift
+/// let registry = SerializerRegistry.standard.installing(.eventStream)
+/// for try await event in try await registry.records(head, body: chunks, as: ServerSentEvent.self) {
+///     print(event.type, event.data)
+/// }
+/// ```
+public struct EventStreamSerializer: StreamingResponseSerializer {
+    /// `text/event-stream`.
+    public static let defaultMediaRanges: [MediaRange] = [MediaRange(.exact(type: "text", subtype: "event-stream"))]
+
+    /// The largest event (its data) of a whole body (a stream takes its limit from its ``StreamOptions``).
+    public var maxRecordBytes: Int
+    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    public var acceptedMediaRanges: [MediaRange]
+
+    /// Creates the serializer.
+    public init(
+        maxRecordBytes: Int = StreamOptions.defaultMaxRecordBytes,
+        acceptedMediaRanges: [MediaRange] = EventStreamSerializer.defaultMediaRanges
+    ) {
+        self.maxRecordBytes = maxRecordBytes
+        self.acceptedMediaRanges = acceptedMediaRanges
+    }
+
+    /// `eventStream`.
+    public var serializerID: SerializerID { "eventStream" }
+
+    /// A parser for one streamed body.
+    public func makeRecordDecoder(for head: Response, options: StreamOptions) -> EventStreamDecoder {
+        EventStreamDecoder(maxRecordBytes: options.maxRecordBytes)
+    }
+
+    /// Every event of the body, and the last `retry`.
+    ///
+    /// - Throws: `SerializationError` with code `limitExceeded` for an event larger than ``maxRecordBytes``.
+    public func serialize(_ response: Response) throws -> ServerSentEvents {
+        var decoder = EventStreamDecoder(maxRecordBytes: maxRecordBytes)
+        var results: [Result<ServerSentEvent, SerializationError>] = []
+        var failure: SerializationError?
+        response.body.withUnsafeBytes { raw in
+            do throws(SerializationError) {
+                try decoder.consume(raw, into: &results)
+                try decoder.finish(into: &results)
+            } catch {
+                failure = error
+            }
+        }
+        do throws(SerializationError) {
+            if let failure { throw failure }
+            return ServerSentEvents(
+                events: try results.map { result throws(SerializationError) in try result.get() },
+                retry: decoder.retry)
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+        }
+    }
+
+    /// No events: an empty stream dispatches nothing.
+    public func emptyValue(for response: Response) throws -> ServerSentEvents { ServerSentEvents(events: []) }
+}
+
+/// The factory of ``EventStreamSerializer`` (id `eventStream`).
+///
+/// Configuration options: `maxRecordBytes` (integer, default 16 MiB: the largest event of a whole body) and
+/// `mediaRanges` (an array of media ranges).
+public struct EventStreamSerializerFactory: SerializerFactory {
+    /// The typed options.
+    public struct Options: Sendable, Hashable {
+        /// The largest event of a whole body.
+        public var maxRecordBytes: Int
+        /// The media ranges accepted.
+        public var mediaRanges: [MediaRange]
+
+        /// Creates options.
+        public init(
+            maxRecordBytes: Int = StreamOptions.defaultMaxRecordBytes,
+            mediaRanges: [MediaRange] = EventStreamSerializer.defaultMediaRanges
+        ) {
+            self.maxRecordBytes = maxRecordBytes
+            self.mediaRanges = mediaRanges
+        }
+    }
+
+    /// Creates the factory.
+    public init() {}
+
+    /// `eventStream`.
+    public var id: SerializerID { "eventStream" }
+
+    /// What the serializer does.
+    public var summary: String {
+        "Decodes server-sent events (text/event-stream, WHATWG HTML 9.2) into events, whole or streamed."
+    }
+
+    /// `text/event-stream`.
+    public var mediaRanges: [MediaRange] { EventStreamSerializer.defaultMediaRanges }
+
+    /// The options the factory understands.
+    public var optionSchema: [SerializerOption] {
+        [
+            SerializerOption(
+                "maxRecordBytes", .integer(1...Int(Int32.max)), default: .integer(StreamOptions.defaultMaxRecordBytes),
+                summary: "The largest event of a whole body, in bytes (a stream takes its limit from StreamOptions)."),
+            SerializerOption(
+                "mediaRanges", .mediaRangeArray,
+                default: .array(EventStreamSerializer.defaultMediaRanges.map { .string($0.description) }),
+                summary: "The media ranges the serializer accepts."),
+        ]
+    }
+
+    /// The defaults.
+    public var defaultOptions: Options { Options() }
+
+    /// Builds an ``EventStreamSerializer``.
+    public func makeSerializer(options: Options) -> EventStreamSerializer {
+        EventStreamSerializer(maxRecordBytes: options.maxRecordBytes, acceptedMediaRanges: options.mediaRanges)
+    }
+
+    /// Converts configuration options (already checked against ``optionSchema``).
+    public func options(from configuration: ConfigurationOptions) throws -> Options {
+        var options = Options()
+        if case .integer(let value)? = configuration["maxRecordBytes"] { options.maxRecordBytes = value }
+        if let ranges = try configuration.mediaRangesOption(for: id, example: "text/event-stream") {
+            options.mediaRanges = ranges
+        }
+        return options
+    }
+}
+
+extension SerializerModule {
+    /// The event stream module (`DecantEventStream`): the `eventStream` serializer for `text/event-stream`.
+    public static var eventStream: SerializerModule {
+        SerializerModule(name: "DecantEventStream", factories: [EventStreamSerializerFactory()])
+    }
+}

@@ -1,0 +1,122 @@
+import Decant
+import DecantConformance
+import DecantEventStream
+import Foundation
+import Testing
+
+private let registry = SerializerRegistry.standard.installing(.eventStream)
+private let head = Response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data())
+
+/// The events a stream of `chunks` hands out (under `.skip`), as `type|data|id|retry` lines, then its errors.
+private func streamed(
+    _ chunks: [Data], maxRecordBytes: Int = StreamOptions.defaultMaxRecordBytes
+) async throws
+    -> [String]
+{
+    let stream = try await registry.records(
+        head, body: Chunks(chunks: chunks), as: ServerSentEvent.self,
+        options: StreamOptions(errorPolicy: .skip, maxRecordBytes: maxRecordBytes))
+    var seen: [String] = []
+    for try await event in stream { seen.append(describe(event)) }
+    for error in await stream.skippedErrors { seen.append("error \(error.code) at \(error.offset ?? -1)") }
+    return seen
+}
+
+private func describe(_ event: ServerSentEvent) -> String {
+    "\(event.type)|\(event.data)|\(event.lastEventID)|\(event.retry.map(String.init) ?? "-")"
+}
+
+@Suite struct EventStreamConformanceTests {
+    static let fixtures: [Fixture] = {
+        guard let root = FixtureLoader.fixturesDirectory(from: #filePath) else { return [] }
+        return (try? FixtureLoader.fixtures(in: root.appendingPathComponent("eventStream"))) ?? []
+    }()
+
+    /// Every fixture of Fixtures/eventStream (written by Plugins/DecantEventStream/fixtures.py, whose expectations
+    /// follow the WHATWG algorithm in Python) passes with the plugin installed.
+    @Test func fixtures() throws {
+        let report = ConformanceRunner(registry: registry).run(Self.fixtures)
+        #expect(report.failed == 0, "\(report.failures.map { "\($0.name): \($0.failure ?? "")" })")
+        #expect(Self.fixtures.count >= 15)
+    }
+
+    /// Every fixture's body streamed in random chunks (1 to 64 bytes) gives the whole body's events.
+    @Test func streamsGiveTheWholeBodysEvents() async throws {
+        for fixture in Self.fixtures {
+            let response = try Response(raw: fixture.raw)
+            guard response.status == 200 else { continue }
+            let whole = try EventStreamSerializer().serialize(response).events.map(describe)
+            for seed in UInt64(1)...5 {
+                for maxChunk in [1, 2, 5, 64] {
+                    let chunks = EventStreamTestSupport.chunks(response.body, seed: seed, maxChunk: maxChunk)
+                    #expect(try await streamed(chunks) == whole, "\(fixture.name) seed \(seed) max \(maxChunk)")
+                }
+            }
+        }
+    }
+
+    @Test func theMediaTypeResolvesToEventStream() throws {
+        let mediaType = try #require(MediaType("text/event-stream; charset=utf-8"))
+        #expect(registry.resolve(mediaType).chosen?.id == "eventStream")
+        #expect(registry.conflicts.isEmpty)
+    }
+}
+
+@Suite struct EventStreamRuleTests {
+    /// A CR at the end of one chunk and an LF at the start of the next are one line end, not two (which would
+    /// dispatch an event early).
+    @Test func crAndLFInDifferentChunks() async throws {
+        let chunks = ["data: a\r", "\ndata: b\r", "\n\r", "\n"].map { Data($0.utf8) }
+        #expect(try await streamed(chunks) == ["message|a\nb||-"])
+    }
+
+    /// The byte order mark may arrive one byte at a time; it is still dropped, and only at the start.
+    @Test func aBOMSplitAcrossChunks() async throws {
+        let body =
+            Data([0xEF, 0xBB, 0xBF]) + Data("data: x\n\n".utf8) + Data([0xEF, 0xBB, 0xBF]) + Data("data: y\n\n".utf8)
+        let events = try await streamed(body.map { Data([$0]) })
+        #expect(events == ["message|x||-"])
+    }
+
+    @Test func theRetryInEffectTravelsWithEachEvent() async throws {
+        let body = Data("data: a\n\nretry: 500\ndata: b\n\nretry: x\ndata: c\n\n".utf8)
+        #expect(try await streamed([body]) == ["message|a||-", "message|b||500", "message|c||500"])
+    }
+
+    @Test func anEventLargerThanTheLimitIsOneError() async throws {
+        let big = String(repeating: "data: 0123456789\n", count: 200)
+        let body = Data(("data: small\n\n" + big + "\ndata: after\n\n").utf8)
+        let events = try await streamed(
+            EventStreamTestSupport.chunks(body, seed: 2, maxChunk: 50), maxRecordBytes: 1000)
+        #expect(events == ["message|small||-", "message|after||-", "error limitExceeded at 13"])
+    }
+
+    /// A line that never ends (no CR or LF in 32 MB) is bounded by the limit and dispatches nothing.
+    @Test func aLineThatNeverEndsIsBounded() async throws {
+        let chunk = Data(repeating: UInt8(ascii: "d"), count: 1 << 20)
+        #expect(try await streamed(Array(repeating: chunk, count: 32), maxRecordBytes: 1 << 16) == [])
+    }
+
+    /// 1 MB of random bytes: no trap, and the stream equals the whole body.
+    @Test func randomBytes() async throws {
+        var generator = SplitMix64(seed: 7)
+        let body = Data((0..<1_000_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let whole = try EventStreamSerializer().serialize(
+            Response(headers: ["Content-Type": "text/event-stream"], body: body))
+        let streamedEvents = try await streamed(EventStreamTestSupport.chunks(body, seed: 3, maxChunk: 4096))
+        #expect(streamedEvents == whole.events.map(describe))
+    }
+
+    /// Each event's data decoded as JSON through the registry, as the events arrive.
+    @Test func dataDecodesThroughTheRegistry() async throws {
+        struct Token: Decodable, Sendable, Equatable { var text: String }
+        let body = Data("data: {\"text\": \"Hel\"}\n\ndata: {\"text\": \"lo\"}\n\n".utf8)
+        let stream = try await registry.records(head, body: Chunks(chunks: [body]), as: ServerSentEvent.self)
+        var tokens: [Token] = []
+        for try await token in stream.decodingData(Token.self, registry: registry) { tokens.append(token) }
+        #expect(tokens == [Token(text: "Hel"), Token(text: "lo")])
+        let bad = ServerSentEvent(data: "{\"text\": ")
+        #expect(throws: SerializationError.self) { try bad.json() }
+        #expect(try ServerSentEvent(data: "[1, 2]").json() == [1, 2])
+    }
+}
