@@ -191,7 +191,7 @@ public struct MultipartResponseSerializer: ResponseSerializer {
                     part.body, mediaType: part.contentType, base: isSlice ? part.bodyOffset : part.bodyOffset,
                     depth: depth + 1, partCount: &partCount)
                 part.serializerID = serializerID
-            } catch where error.code == .limitExceeded {
+            } catch  where error.code == .limitExceeded {
                 throw error
             } catch {
                 var error = error
@@ -202,17 +202,17 @@ public struct MultipartResponseSerializer: ResponseSerializer {
             return
         }
 
-        guard partRegistry.resolve(part.contentType).chosen != nil else { return }
+        // The serializer the registry chooses for the part's media type gets the part's bytes as they are: the
+        // registry's response stages (status, empty body, size, content coding) are about HTTP responses, not parts.
+        guard let serializer = partRegistry.serializer(for: part.contentType) else { return }
         var headers = part.headers
         headers.remove("Content-Length")
         headers.remove("Content-Transfer-Encoding")
         if headers.contentType != part.contentType { headers.set(part.contentType.description, for: "Content-Type") }
         do {
-            let result = try partRegistry.serialize(Response(status: 200, headers: headers, body: part.body))
-            part.value = result.value
-            part.serializerID = result.serializerID
-        } catch where error.code == .noSerializer {
-            return
+            part.value = try serializer.serializeReportingErrors(
+                Response(status: 200, headers: headers, body: part.body))
+            part.serializerID = serializer.serializerID
         } catch {
             var error = error
             error.message = label + error.message

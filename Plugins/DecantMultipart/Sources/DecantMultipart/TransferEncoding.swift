@@ -58,7 +58,8 @@ enum TransferEncoding {
     }
 
     /// Quoted-printable (RFC 2045 §6.7): `=XX` is a byte, `=` at the end of a line is a soft line break, and
-    /// whitespace at the end of a line is dropped; hard line breaks (CRLF or LF) become LF. A `=` not followed by two hex digits is kept as it is (rule 1's
+    /// whitespace at the end of a line is dropped (RFC 2045 rule 3; Python's `binascii.a2b_qp` keeps it); hard line breaks
+    /// are kept as sent. A `=` not followed by two hex digits is kept as it is (rule 1's
     /// robustness advice), as Python's `quopri` does.
     static func quotedPrintable(_ data: Data) -> Data {
         let bytes = [UInt8](data)
@@ -92,8 +93,11 @@ enum TransferEncoding {
                 output.append(byte)
                 index += 1
             }
-            // A hard line break becomes LF, as Python's `quopri` writes it.
-            if hasBreak && !softBreak { output.append(0x0A) }
+            // A hard line break is kept as it was sent (CRLF or LF), as Python's `quopri.decodestring` keeps it.
+            if hasBreak && !softBreak {
+                if lineEnd > lineStart, bytes[lineEnd - 1] == 0x0D { output.append(0x0D) }
+                output.append(0x0A)
+            }
             lineStart = lineEnd + 1
         }
         return output
