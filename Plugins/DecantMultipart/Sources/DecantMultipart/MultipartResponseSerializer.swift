@@ -101,7 +101,8 @@ public struct MultipartResponseSerializer: ResponseSerializer {
         for raw in framing.parts {
             let disposition = Self.disposition(HTTPHeaderFields(raw.fields))
             dispositions.append(disposition)
-            if isFormData, formCharset == nil, disposition.name == "_charset_" {
+            // A charset name is short: a long `_charset_` field is not one (and is not read into a string).
+            if isFormData, formCharset == nil, disposition.name == "_charset_", raw.body.count <= 64 {
                 let text = String(decoding: slice(raw.body), as: UTF8.self)
                 let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 if !trimmed.isEmpty { formCharset = trimmed }
@@ -153,13 +154,11 @@ public struct MultipartResponseSerializer: ResponseSerializer {
     ) throws(SerializationError) {
         let encoding = part.headers.firstValue(for: "Content-Transfer-Encoding")?
             .trimmingCharacters(in: .whitespaces).lowercased()
-        var isSlice = true
         switch encoding {
         case nil, "7bit", "8bit", "binary": break
         case "base64":
             do {
                 part.body = try TransferEncoding.base64(part.body)
-                isSlice = false
             } catch {
                 part.error = SerializationError(
                     code: .invalidBody, message: label + error.message, mediaType: part.contentType,
@@ -168,7 +167,6 @@ public struct MultipartResponseSerializer: ResponseSerializer {
             }
         case "quoted-printable":
             part.body = TransferEncoding.quotedPrintable(part.body)
-            isSlice = false
         case let other?:
             part.error = SerializationError(
                 code: .unsupportedFeature,
@@ -188,7 +186,7 @@ public struct MultipartResponseSerializer: ResponseSerializer {
             }
             do {
                 part.value = try parse(
-                    part.body, mediaType: part.contentType, base: isSlice ? part.bodyOffset : part.bodyOffset,
+                    part.body, mediaType: part.contentType, base: part.bodyOffset,
                     depth: depth + 1, partCount: &partCount)
                 part.serializerID = serializerID
             } catch  where error.code == .limitExceeded {
@@ -196,7 +194,8 @@ public struct MultipartResponseSerializer: ResponseSerializer {
             } catch {
                 var error = error
                 error.message = label + error.message
-                if !isSlice { error.offset = part.bodyOffset }
+                // Like every part error's, the offset counts from the start of the part's (decoded) body.
+                error.offset = error.offset.map { $0 - part.bodyOffset }
                 part.error = error
             }
             return

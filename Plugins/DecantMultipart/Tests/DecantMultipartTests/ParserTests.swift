@@ -253,6 +253,7 @@ import Testing
         )
         #expect(body.parts[0].error?.code == .invalidBody)
         #expect(body.parts[0].error?.message.hasPrefix("Part 1 (index 0): The multipart body ends") == true)
+        #expect(body.parts[0].error?.offset == "--inner\r\n\r\nno close".utf8.count)
         #expect(Support.text(body.parts[1]) == "ok")
     }
 
