@@ -80,6 +80,7 @@ let plugins: [Plugin] = [
     Plugin(name: "DecantProblemDetails", extraDependencies: ["DecantXMLParser"]),
     Plugin(name: "DecantCBOR"),
     Plugin(name: "DecantMessagePack"),
+    Plugin(name: "DecantMultipart"),
     Plugin(name: "DecantNDJSON"),
     Plugin(name: "DecantEventStream"),
 ]

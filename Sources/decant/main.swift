@@ -7,10 +7,13 @@ import DecantCommandLine
 import DecantEventStream
 import DecantForm
 import DecantMessagePack
+import DecantMultipart
 import DecantNDJSON
 import DecantProblemDetails
 
 let standard = SerializerRegistry.standard
-let withPlugins = standard.installing(.csv).installing(.form).installing(.problemDetails).installing(.cbor)
+let formats = standard.installing(.csv).installing(.form).installing(.problemDetails).installing(.cbor)
     .installing(.msgpack).installing(.ndjson).installing(.eventStream)
+// Multipart bodies: each part decoded by every format above, and kept as bytes (`data`) when none accepts its type.
+let withPlugins = formats.installing(.multipart(decodingPartsWith: formats.installing(.data)))
 DecantTool(name: "decant", registry: withPlugins, registryWithoutPlugins: standard).main()

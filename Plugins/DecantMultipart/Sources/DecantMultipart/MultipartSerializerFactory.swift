@@ -1,0 +1,126 @@
+public import DecantCore
+
+/// The factory of ``MultipartResponseSerializer`` (id `multipart`).
+///
+/// The registry for parts is the factory's (given to ``init(decodingPartsWith:options:)``); configuration options
+/// are `maxParts` (integer, default 10,000), `maxPartHeaderBytes` (integer, default 16384), `maxDepth` (integer,
+/// default 4), `failsOnPartError` (boolean, default `false`) and `mediaRanges` (an array of media ranges); see
+/// ``MultipartParsingOptions``.
+public struct MultipartSerializerFactory: SerializerFactory {
+    /// The typed options: limits, part-error policy and accepted media ranges.
+    public struct Options: Sendable, Hashable {
+        /// The limits and part-error policy.
+        public var parsing: MultipartParsingOptions
+        /// The media ranges accepted.
+        public var mediaRanges: [MediaRange]
+
+        /// Creates options.
+        public init(
+            parsing: MultipartParsingOptions = MultipartParsingOptions(),
+            mediaRanges: [MediaRange] = MultipartResponseSerializer.defaultMediaRanges
+        ) {
+            self.parsing = parsing
+            self.mediaRanges = mediaRanges
+        }
+    }
+
+    /// The registry every serializer built here decodes parts with.
+    public let partRegistry: SerializerRegistry
+    /// The options used when a configuration gives none.
+    public let defaultOptions: Options
+
+    /// Creates the factory.
+    ///
+    /// - Parameters:
+    ///   - partRegistry: The registry that decodes each part by its media type.
+    ///   - options: The options used when a configuration gives none.
+    public init(decodingPartsWith partRegistry: SerializerRegistry, options: Options = Options()) {
+        self.partRegistry = partRegistry
+        self.defaultOptions = options
+    }
+
+    /// `multipart`.
+    public var id: SerializerID { "multipart" }
+
+    /// What the serializer does.
+    public var summary: String {
+        "Splits multipart bodies (mixed, alternative, related, form-data, byteranges) into parts, each decoded by "
+            + "its own media type."
+    }
+
+    /// `multipart/mixed`, `multipart/alternative`, `multipart/related`, `multipart/form-data`,
+    /// `multipart/byteranges`.
+    public var mediaRanges: [MediaRange] { MultipartResponseSerializer.defaultMediaRanges }
+
+    /// The options the factory understands.
+    public var optionSchema: [SerializerOption] {
+        [
+            SerializerOption(
+                "maxParts", .integer(1...Int(Int32.max)), default: .integer(defaultOptions.parsing.maxParts),
+                summary: "The most body parts a response may hold, over every nesting level."),
+            SerializerOption(
+                "maxPartHeaderBytes", .integer(1...Int(Int32.max)),
+                default: .integer(defaultOptions.parsing.maxPartHeaderBytes),
+                summary: "The most bytes of one part's header block."),
+            SerializerOption(
+                "maxDepth", .integer(1...64), default: .integer(defaultOptions.parsing.maxDepth),
+                summary: "The deepest nesting of multipart bodies (1: no multipart parts)."),
+            SerializerOption(
+                "failsOnPartError", .bool, default: .bool(defaultOptions.parsing.failsOnPartError),
+                summary: "Fails the whole body when one part cannot be decoded."),
+            SerializerOption(
+                "mediaRanges", .mediaRangeArray,
+                default: .array(defaultOptions.mediaRanges.map { .string($0.description) }),
+                summary: "The media ranges the serializer accepts."),
+        ]
+    }
+
+    /// Builds a ``MultipartResponseSerializer``.
+    public func makeSerializer(options: Options) -> MultipartResponseSerializer {
+        MultipartResponseSerializer(
+            decodingPartsWith: partRegistry, options: options.parsing, acceptedMediaRanges: options.mediaRanges)
+    }
+
+    /// Converts configuration options (already checked against ``optionSchema``).
+    public func options(from configuration: ConfigurationOptions) throws -> Options {
+        var options = defaultOptions
+        if let value = Self.integer(configuration["maxParts"]) { options.parsing.maxParts = value }
+        if let value = Self.integer(configuration["maxPartHeaderBytes"]) { options.parsing.maxPartHeaderBytes = value }
+        if let value = Self.integer(configuration["maxDepth"]) { options.parsing.maxDepth = value }
+        if case .bool(let flag)? = configuration["failsOnPartError"] { options.parsing.failsOnPartError = flag }
+        if let ranges = try configuration.mediaRangesOption(for: id, example: "multipart/mixed") {
+            options.mediaRanges = ranges
+        }
+        return options
+    }
+
+    /// No `Decodable` path: a multipart body is a list of parts of different formats.
+    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)? { nil }
+
+    /// An integer option, written as an integer or as a whole number.
+    private static func integer(_ value: ConfigurationValue?) -> Int? {
+        switch value {
+        case .integer(let number)?: number
+        case .number(let number)?: Int(exactly: number)
+        default: nil
+        }
+    }
+}
+
+extension SerializerModule {
+    /// The multipart module (`DecantMultipart`): the `multipart` serializer for `multipart/mixed`, `alternative`,
+    /// `related`, `form-data` and `byteranges`, decoding each part through `partRegistry`.
+    ///
+    /// ```swift
+    /// let registry = SerializerRegistry.standard.installing(
+    ///     .multipart(decodingPartsWith: SerializerRegistry.standard.installing(.data)))
+    /// ```
+    public static func multipart(
+        decodingPartsWith partRegistry: SerializerRegistry,
+        options: MultipartSerializerFactory.Options = MultipartSerializerFactory.Options()
+    ) -> SerializerModule {
+        SerializerModule(
+            name: "DecantMultipart",
+            factories: [MultipartSerializerFactory(decodingPartsWith: partRegistry, options: options)])
+    }
+}
