@@ -3,6 +3,7 @@ import DecantCBOR
 import DecantCSV
 import DecantForm
 import DecantMessagePack
+import DecantMultipart
 import DecantProblemDetails
 import Foundation
 
@@ -39,6 +40,30 @@ enum PluginWorkloads {
                     TimedBench(
                         quantity: Double(data.count), decant: decant, baseline: .inProcess(baseline),
                         note: same ? nil : "plugin.csv: Decant and the Foundation code read different rows"))
+            },
+            Workload(
+                name: "plugin.multipart", unit: .megabytesPerSecond, baselineName: "Foundation range(of:) + subdata",
+                summary: "a 50 MB multipart/form-data body of 1,000 binary parts split into parts (bodies not copied)"
+            ) { _ in
+                let (body, boundary) = generatedFormData
+                let response = Response(
+                    headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"], body: body)
+                let serializer = MultipartResponseSerializer(
+                    decodingPartsWith: SerializerRegistry().installing(.data))
+                let decant = Contender(name: "Decant") {
+                    try serializer.serialize(response).parts.reduce(0) { $0 &+ $1.body.count }
+                }
+                let baseline = Contender(name: "Foundation range(of:) + subdata") {
+                    naiveParts(body, boundary: boundary).reduce(0) { $0 &+ $1.count }
+                }
+                let ours = try serializer.serialize(response)
+                let same =
+                    ours.parts.map(\.body) == naiveParts(body, boundary: boundary)
+                    && ours.parts.allSatisfy { $0.value is Data }
+                return .timed(
+                    TimedBench(
+                        quantity: Double(body.count), decant: decant, baseline: .inProcess(baseline),
+                        note: same ? nil : "plugin.multipart: Decant and the Foundation code split different parts"))
             },
             Workload(
                 name: "registry.path.1kb.plugins", unit: .microsecondsPerOperation, baselineName: "JSONParser (bare)",
@@ -126,6 +151,42 @@ enum PluginWorkloads {
         case .map(let entries): 1 + entries.reduce(0) { $0 + countValues($1.value) }
         default: 1
         }
+    }
+
+    /// ~50 MB of `multipart/form-data`: 1,000 file parts of ~50 KB of seeded random bytes (CR LF and dashes included).
+    static let generatedFormData: (body: Data, boundary: String) = {
+        let boundary = "----DecantBenchBoundary7MA4YWxkTrZu0gW"
+        var generator = SeededGenerator(seed: 11)
+        var body = Data()
+        body.reserveCapacity(51_000_000)
+        for index in 0..<1000 {
+            body.append(contentsOf: Array("--\(boundary)\r\n".utf8))
+            body.append(
+                contentsOf: Array(
+                    ("Content-Disposition: form-data; name=\"file\(index)\"; filename=\"f\(index).bin\"\r\n"
+                        + "Content-Type: application/octet-stream\r\n\r\n").utf8))
+            body.append(contentsOf: (0..<50_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            body.append(contentsOf: Array("\r\n".utf8))
+        }
+        body.append(contentsOf: Array("--\(boundary)--\r\n".utf8))
+        return (body, boundary)
+    }()
+
+    /// The code a user would write with Foundation: find each delimiter with `range(of:)`, cut the part with
+    /// `subdata(in:)` (a copy), find the empty line after its headers, keep the body.
+    static func naiveParts(_ body: Data, boundary: String) -> [Data] {
+        let delimiter = Data("\r\n--\(boundary)".utf8)
+        let headerEnd = Data("\r\n\r\n".utf8)
+        guard var start = body.range(of: Data("--\(boundary)".utf8))?.upperBound else { return [] }
+        var parts: [Data] = []
+        while let next = body.range(of: delimiter, in: start..<body.endIndex) {
+            let part = body.subdata(in: start..<next.lowerBound)
+            if let headers = part.range(of: headerEnd) {
+                parts.append(part.subdata(in: headers.upperBound..<part.endIndex))
+            }
+            start = next.upperBound
+        }
+        return parts
     }
 
     /// ~10 MB: an id, a quoted name with a comma, a number, a quoted note with doubled quotes, a date, per record.
