@@ -59,6 +59,17 @@ enum Output {
         if let capture { capture.appendOutput(text + "\n") } else { print(text) }
     }
 
+    /// Writes `text` and a newline to standard output at once (not buffered), for lines that must reach a pipe as
+    /// soon as they are known.
+    static func flushedLine(_ text: String) {
+        if let capture {
+            capture.appendOutput(text + "\n")
+        } else {
+            print(text)
+            fflush(nil)  // every output stream: `stdout` itself is not concurrency-safe to name
+        }
+    }
+
     /// Writes `text` and a newline to standard error.
     static func error(_ text: String) {
         if let capture { capture.appendError(text + "\n") } else { FileHandleWriter.standardError.write(text + "\n") }
@@ -140,6 +151,54 @@ enum FileHandleWriter {
         }
     }
 
+}
+
+/// A file or standard input read in chunks as they arrive (for `decode --stream`): each `next()` waits for the next
+/// read of up to 64 KiB, so records are decoded while a pipe is still being written.
+struct InputChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+    /// The file descriptor (0 for standard input).
+    let descriptor: Int32
+    /// The bytes already read (the rest of a raw message's head read), handed out first.
+    let prefix: Data
+
+    /// Opens `path`, or standard input for `-`.
+    static func open(_ path: String) throws -> Int32 {
+        guard path != "-" else { return 0 }
+        let descriptor = systemOpen(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw CommandLineArguments.UsageError(description: "cannot read \(path): no such file or not readable")
+        }
+        return descriptor
+    }
+
+    /// Reads up to 64 KiB; empty at the end of the input.
+    static func read(_ descriptor: Int32) throws -> Data {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if count >= 0 { return Data(buffer[0..<count]) }
+            if errno != EINTR {
+                throw CommandLineArguments.UsageError(description: "cannot read the input: error \(errno)")
+            }
+        }
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let descriptor: Int32
+        var prefix: Data?
+
+        mutating func next() async throws -> Data? {
+            if let pending = prefix {
+                prefix = nil
+                if !pending.isEmpty { return pending }
+            }
+            let chunk = try InputChunks.read(descriptor)
+            return chunk.isEmpty ? nil : chunk
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(descriptor: descriptor, prefix: prefix) }
 }
 
 #if canImport(Glibc)

@@ -26,6 +26,11 @@ enum DecodeCommand: Command {
           --explain         Print the resolution trace (candidates, scores, skipped, chosen), then each failed
                             attempt and the serializer that produced the value (`produced by:`); with --json it
                             goes to stderr.
+          --stream          Decode the body while it arrives, with the streaming serializer of its media type
+                            (NDJSON, JSON text sequences, server-sent events), and print each record as one JSON
+                            line (its canonical form) as soon as it is decoded; a bad record ends the stream with its
+                            error (exit 1). Works on pipes: `curl -sN URL | decant decode --stream --content-type
+                            text/event-stream -`.
           --json            Print one JSON object: {"serializer", "mediaType", "value"} with the value in its
                             canonical form (plus "attempts" when a fallback produced it after others failed), or
                             {"error": {"code", "message", "attempts"}} (still exit 1).
@@ -38,7 +43,7 @@ enum DecodeCommand: Command {
 
     static func run(_ arguments: [String], _ context: CommandContext) throws -> Int32 {
         let parsed = try CommandLineArguments(
-            arguments, flags: ["--sniff", "--explain", "--json"],
+            arguments, flags: ["--sniff", "--explain", "--json", "--stream"],
             options: ["--content-type", "--method", "--url", "--serializer", "--config", "--chain"])
         guard parsed.positionals.count <= 1 else {
             throw CommandLineArguments.UsageError(description: "decode takes at most one FILE (or - for stdin)")
@@ -46,6 +51,7 @@ enum DecodeCommand: Command {
         if parsed.value("--chain") != nil && parsed.value("--config") == nil {
             throw CommandLineArguments.UsageError(description: "--chain needs --config FILE")
         }
+        if parsed.has("--stream") { return try runStream(parsed, context) }
         let asJSON = parsed.has("--json")
         let registry = context.registry
         // The configured chain, loaded first: its body size limit bounds what is read.
@@ -210,7 +216,7 @@ enum DecodeCommand: Command {
         }
     }
 
-    private static func report(_ error: SerializationError, asJSON: Bool) {
+    static func report(_ error: SerializationError, asJSON: Bool) {
         guard asJSON else {
             Output.error(error.description)
             return

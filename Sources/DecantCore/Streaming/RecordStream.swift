@@ -229,6 +229,24 @@ struct ErasedRecordDecoder<Record: Sendable> {
         }
     }
 
+    /// A decoder whose records are handed out as `any Sendable` (`Record` is `any Sendable`: the registry checked).
+    init<Decoder: RecordDecoder>(erasing prototype: Decoder) {
+        let state = DecoderState(prototype)
+        func convert(_ produced: [Result<Decoder.Record, SerializationError>]) -> [Result<Record, SerializationError>] {
+            produced.map { result in result.map { record in (record as any Sendable) as! Record } }
+        }
+        consumeBytes = { (bytes, records) throws(SerializationError) in
+            var produced: [Result<Decoder.Record, SerializationError>] = []
+            defer { records.append(contentsOf: convert(produced)) }
+            try state.decoder.consume(bytes, into: &produced)
+        }
+        finishBody = { (records) throws(SerializationError) in
+            var produced: [Result<Decoder.Record, SerializationError>] = []
+            defer { records.append(contentsOf: convert(produced)) }
+            try state.decoder.finish(into: &produced)
+        }
+    }
+
     mutating func consume(
         _ chunk: some ContiguousBytes, into records: inout [Result<Record, SerializationError>]
     ) throws(SerializationError) {

@@ -8,7 +8,8 @@ extension SerializerRegistry {
     /// The records of a body that is still arriving, decoded by the streaming serializer the media type resolves to.
     ///
     /// Resolution is the one of ``resolve(_:sniffing:)`` (the header's media type; a stream cannot be sniffed before
-    /// it arrives): the first candidate that is a ``StreamingResponseSerializer`` of `Record`s decodes the stream.
+    /// it arrives): the first candidate that is a ``StreamingResponseSerializer`` of `Record`s decodes the stream;
+    /// with `any Sendable` as `Record`, the first streaming candidate, whatever its records.
     /// The status is validated first, before any record: with a status outside `statusCodes`, the (bounded) body is
     /// read and decoded into the error exactly as ``serialize(_:sniffing:statusCodes:emptyBodyPolicy:)`` does, so a
     /// problem document travels in ``SerializationError/errorValue``.
@@ -86,7 +87,9 @@ extension SerializerRegistry {
     private func stream<Serializer: StreamingResponseSerializer, Chunks: AsyncSequence, Record: Sendable>(
         of serializer: Serializer, head: Response, chunks: Chunks, options: StreamOptions, as type: Record.Type
     ) throws(SerializationError) -> RecordStream<Chunks, Record>? where Chunks.Element: ContiguousBytes {
-        guard ObjectIdentifier(Serializer.Record.self) == ObjectIdentifier(Record.self) else { return nil }
+        let same = ObjectIdentifier(Serializer.Record.self) == ObjectIdentifier(Record.self)
+        let erased = ObjectIdentifier(Record.self) == ObjectIdentifier((any Sendable).self)
+        guard same || erased else { return nil }
         let decoder: Serializer.Decoder
         do {
             decoder = try serializer.makeRecordDecoder(for: head, options: options)
@@ -95,7 +98,7 @@ extension SerializerRegistry {
                 error, serializerID: serializer.serializerID, head: head)
         }
         return RecordStream(head: head, serializerID: serializer.serializerID, chunks: chunks, options: options) {
-            ErasedRecordDecoder(sameType: decoder)
+            same ? ErasedRecordDecoder(sameType: decoder) : ErasedRecordDecoder(erasing: decoder)
         }
     }
 

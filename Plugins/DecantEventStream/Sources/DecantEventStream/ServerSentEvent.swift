@@ -10,7 +10,10 @@ public import DecantJSON
 
 /// One event of a `text/event-stream` body, as the WHATWG HTML Standard's "interpreting an event stream" dispatches
 /// it.
-public struct ServerSentEvent: Sendable, Hashable {
+///
+/// Its canonical form (a line of `decant decode --stream`, an element of ``ServerSentEvents``) is
+/// `{"type", "data", "lastEventID"}`.
+public struct ServerSentEvent: Sendable, Hashable, ConformanceRepresentable {
     /// The event type: the last `event` field of the event, or `message` when it had none.
     public var type: String
     /// The `data` fields of the event joined with LF.
@@ -48,6 +51,14 @@ public struct ServerSentEvent: Sendable, Hashable {
         try registry.decode(type, from: jsonResponse)
     }
 
+    /// `{"type", "data", "lastEventID"}`.
+    public func conformanceValue() throws -> JSONValue {
+        .object([
+            ("type", try JSONValue(checking: type)), ("data", try JSONValue(checking: data)),
+            ("lastEventID", try JSONValue(checking: lastEventID)),
+        ])
+    }
+
     private var jsonResponse: Response {
         Response(status: 200, headers: ["Content-Type": "application/json"], body: Data(data.utf8))
     }
@@ -77,12 +88,7 @@ public struct ServerSentEvents: Sendable, Hashable, ConformanceRepresentable {
 
     /// The canonical form.
     public func conformanceValue() throws -> JSONValue {
-        let events = try events.map { event in
-            JSONValue.object([
-                ("type", try JSONValue(checking: event.type)), ("data", try JSONValue(checking: event.data)),
-                ("lastEventID", try JSONValue(checking: event.lastEventID)),
-            ])
-        }
+        let events = try events.map { try $0.conformanceValue() }
         return .object([("events", .array(events)), ("retry", retry.map { JSONValue($0) } ?? nil)])
     }
 }

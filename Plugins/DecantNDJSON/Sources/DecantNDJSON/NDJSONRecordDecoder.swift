@@ -98,6 +98,8 @@ public struct NDJSONRecordDecoder: RecordDecoder {
             } catch {
                 var error = error
                 error.offset = offset + (error.offset ?? 0)
+                error.serializerID = nil  // the stream's serializer (ndjson), not the parser's
+
                 error.message = "The record at offset \(offset) is not valid JSON: " + error.message
                 return .failure(error)
             }
