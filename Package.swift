@@ -144,6 +144,17 @@ for index in targets.indices where ["decant", "decant-bench"].contains(targets[i
     targets[index].dependencies += plugins.map { .target(name: $0.name) }
 }
 
+// Streaming end to end: URLSession against a loopback server, through the NDJSON and event stream plugins. Declared
+// only when those plugins are (the outsider check builds Decant without them).
+let streamingPlugins = ["DecantNDJSON", "DecantEventStream"]
+if streamingPlugins.allSatisfy({ name in plugins.contains { $0.name == name } }) {
+    targets.append(
+        .testTarget(
+            name: "DecantStreamingTests",
+            dependencies: (["Decant", "DecantFoundation"] + streamingPlugins).map { .target(name: $0) },
+            path: "Tests/DecantStreamingTests", swiftSettings: sharedSettings))
+}
+
 // Shared test helpers (the corpora locator, a seeded generator): a plain target under Tests/ that every test target of
 // the core modules depends on, because test targets cannot share source files. A plugin's tests do without it: they
 // use only what a third party has.

@@ -1,0 +1,58 @@
+public import DecantCore
+
+#if canImport(FoundationNetworking)
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
+
+extension URLSession {
+    /// Loads `request` and decodes the body as a `T` through `registry`: the serializer its media type resolves to
+    /// makes the value (such as `JSONValue`, `String`, `XMLTree`, `Image`).
+    ///
+    /// ```swift
+    /// let value = try await URLSession.shared.decant(JSONValue.self, for: request, registry: .standard)
+    /// ```
+    ///
+    /// - Throws: ``SerializationError`` (the status, media type or body error, with the whole response), or the
+    ///   session's own error when no response arrived.
+    public func decant<T: Sendable>(
+        _ type: T.Type, for request: URLRequest, registry: SerializerRegistry, statusCodes: StatusCodes = .success
+    ) async throws -> T {
+        let response = try await decantResponse(for: request)
+        return try registry.serialize(response, as: type, statusCodes: statusCodes)
+    }
+
+    /// Loads `request` and decodes a `Decodable` `T` from the body with the decoder of its format (JSON, property
+    /// lists, ...), chosen by media type through `registry`.
+    ///
+    /// A `T` that a serializer makes itself (`String`, `Data`) comes back as that serializer's value when no format
+    /// with `Decodable` support accepts the media type, so `decant(String.self, ...)` reads a `text/plain` body.
+    ///
+    /// ```swift
+    /// let user = try await URLSession.shared.decant(User.self, for: request, registry: .standard)
+    /// ```
+    ///
+    /// - Throws: ``SerializationError`` (the status, media type, body or decoding error, with the whole response),
+    ///   or the session's own error when no response arrived.
+    public func decant<T: Decodable & Sendable>(
+        _ type: T.Type, for request: URLRequest, registry: SerializerRegistry, statusCodes: StatusCodes = .success
+    ) async throws -> T {
+        let response = try await decantResponse(for: request)
+        do {
+            return try registry.decode(type, from: response, statusCodes: statusCodes)
+        } catch  where error.code == .noSerializer {
+            guard let value = try? registry.serialize(response, as: type, statusCodes: statusCodes) else { throw error }
+            return value
+        }
+    }
+
+    /// Loads `request` whole as a ``Response`` (status, header fields, body), for any registry call.
+    ///
+    /// - Throws: the session's error when no response arrived.
+    public func decantResponse(for request: URLRequest) async throws -> Response {
+        let (data, urlResponse) = try await data(for: request)
+        return try Response(data: data, response: urlResponse, request: request)
+    }
+}

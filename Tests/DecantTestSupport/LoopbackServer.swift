@@ -1,0 +1,225 @@
+public import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A small HTTP/1.1 server on 127.0.0.1 and an ephemeral port, for tests that need a real server: each request's
+/// path picks a handler, which writes the response by hand (slowly, chunked, cut short, ...). It serves each
+/// connection on its own thread, answers one request per connection, and stops with ``stop()`` (or when released).
+///
+/// ```swift
+/// let server = try LoopbackServer(routes: ["/hello": { connection in
+///     connection.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi")
+/// }])
+/// defer { server.stop() }
+/// let url = server.url("/hello")
+/// ```
+public final class LoopbackServer: @unchecked Sendable {
+    /// One accepted connection, as a handler sees it.
+    public final class Connection: @unchecked Sendable {
+        let descriptor: Int32
+        /// The request's method and path, such as `GET /events`.
+        public let requestLine: String
+        /// Whether a write failed because the client went away (it closed or reset the connection).
+        public private(set) var clientWentAway = false
+        /// The body bytes written so far (after the head).
+        public private(set) var bytesWritten = 0
+
+        init(descriptor: Int32, requestLine: String) {
+            self.descriptor = descriptor
+            self.requestLine = requestLine
+        }
+
+        /// Writes bytes as they are; returns `false` once the client has gone away.
+        @discardableResult
+        public func write(_ bytes: Data) -> Bool {
+            guard !clientWentAway else { return false }
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes.withUnsafeBytes { raw in
+                    sendBytes(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                }
+                if sent <= 0 {
+                    if sent < 0 && errno == EINTR { continue }
+                    clientWentAway = true
+                    return false
+                }
+                offset += sent
+            }
+            bytesWritten += bytes.count
+            return true
+        }
+
+        /// Writes a string's UTF-8 bytes.
+        @discardableResult
+        public func write(_ text: String) -> Bool { write(Data(text.utf8)) }
+
+        /// Writes one chunk of a `Transfer-Encoding: chunked` body (an empty chunk ends the body).
+        @discardableResult
+        public func writeChunk(_ bytes: Data) -> Bool {
+            write(Data((String(bytes.count, radix: 16) + "\r\n").utf8) + bytes + Data("\r\n".utf8))
+        }
+
+        /// Writes one chunk holding a string's UTF-8 bytes.
+        @discardableResult
+        public func writeChunk(_ text: String) -> Bool { writeChunk(Data(text.utf8)) }
+
+        /// Waits `milliseconds`, so that what was written reaches the client on its own.
+        public func pause(milliseconds: Int) { usleep(useconds_t(milliseconds * 1000)) }
+    }
+
+    /// The port the server listens on.
+    public let port: Int
+    private let listener: Int32
+    private let routes: [String: @Sendable (Connection) -> Void]
+    private let lock = NSLock()
+    private var stopped = false
+    private let done = DispatchGroup()
+
+    /// Starts a server; `routes` maps a path to the handler that writes the whole response.
+    public init(routes: [String: @Sendable (Connection) -> Void]) throws {
+        self.routes = routes
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw ServerError("socket() failed: \(errno)") }
+        var yes: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(descriptor, 16) == 0 else {
+            close(descriptor)
+            throw ServerError("bind/listen failed: \(errno)")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        listener = descriptor
+        done.enter()
+        let thread = Thread { [self] in
+            acceptLoop()
+            done.leave()
+        }
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// The URL of `path` on this server.
+    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    /// Stops accepting connections and waits for the accept loop to end.
+    public func stop() {
+        let first = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        #if canImport(Glibc)
+            shutdown(listener, Int32(SHUT_RDWR))
+        #else
+            shutdown(listener, SHUT_RDWR)
+        #endif
+        close(listener)
+        done.wait()
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            #if canImport(Darwin)
+                var yes: Int32 = 1
+                setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            let thread = Thread { [self] in serve(client) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        defer { close(client) }
+        // The request head, up to its empty line (requests here have no body).
+        var head = [UInt8]()
+        var byte: UInt8 = 0
+        while head.count < 16_384 {
+            let count = read(client, &byte, 1)
+            if count <= 0 { return }
+            head.append(byte)
+            if head.count >= 4 && head.suffix(4) == [0x0D, 0x0A, 0x0D, 0x0A] { break }
+        }
+        let requestLine = String(decoding: head.prefix { $0 != 0x0D }, as: UTF8.self)
+        let parts = requestLine.split(separator: " ")
+        let path = parts.count > 1 ? String(parts[1]) : "/"
+        let connection = Connection(descriptor: client, requestLine: requestLine)
+        if let handler = routes[path] {
+            handler(connection)
+        } else {
+            connection.write("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        }
+    }
+
+    /// A failure to start the server.
+    public struct ServerError: Error, CustomStringConvertible {
+        /// What failed.
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+private func sendBytes(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        send(descriptor, pointer, count, Int32(MSG_NOSIGNAL))
+    #else
+        send(descriptor, pointer, count, 0)
+    #endif
+}
+
+/// Gzip (RFC 1952) of `data` with stored (uncompressed) deflate blocks: a valid gzip member that any decoder reads,
+/// written without a compressor.
+public func gzipStored(_ data: Data) -> Data {
+    var output = Data([0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xFF])
+    let bytes = [UInt8](data)
+    var start = 0
+    repeat {
+        let length = min(65_535, bytes.count - start)
+        let final: UInt8 = start + length == bytes.count ? 1 : 0
+        output.append(final)
+        output.append(contentsOf: [UInt8(length & 0xFF), UInt8(length >> 8)])
+        output.append(contentsOf: [UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)])
+        output.append(contentsOf: bytes[start..<start + length])
+        start += length
+    } while start < bytes.count
+    let crc = crc32(bytes)
+    for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8((crc >> UInt32(shift)) & 0xFF)) }
+    let size = UInt32(truncatingIfNeeded: bytes.count)
+    for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8((size >> UInt32(shift)) & 0xFF)) }
+    return output
+}
+
+/// CRC-32 (ISO 3309, as gzip uses it), bit by bit.
+private func crc32(_ bytes: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    return ~crc
+}
