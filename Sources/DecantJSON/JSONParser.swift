@@ -64,38 +64,32 @@ public struct JSONParser: Sendable {
                     + "JSONParsingOptions.maxBytes if such bodies are expected.",
                 serializerID: "json")
         }
-        let prepared: Result<(buffer: [UInt8], encoding: JSONTextEncoding, bomLength: Int), SerializationError> = {
-            let raw = bytes
-            let (encoding, bomLength) = JSONTextEncoding.detect(raw)
-            let body = UnsafeRawBufferPointer(rebasing: raw[bomLength...])
-            if encoding == .utf8 {
-                let count = body.count
-                let buffer = [UInt8](unsafeUninitializedCapacity: count + JSONScanner.padding) { buffer, done in
-                    let base = buffer.baseAddress!
-                    if count > 0 {
-                        base.initialize(from: body.bindMemory(to: UInt8.self).baseAddress!, count: count)
-                    }
-                    (base + count).initialize(repeating: 0, count: JSONScanner.padding)
-                    done = count + JSONScanner.padding
+        let (encoding, bomLength) = JSONTextEncoding.detect(bytes)
+        let body = UnsafeRawBufferPointer(rebasing: bytes[bomLength...])
+        var buffer: [UInt8]
+        if encoding == .utf8 {
+            let count = body.count
+            buffer = [UInt8](unsafeUninitializedCapacity: count + JSONScanner.padding) { buffer, done in
+                let base = buffer.baseAddress!
+                if count > 0 {
+                    base.initialize(from: body.bindMemory(to: UInt8.self).baseAddress!, count: count)
                 }
-                return .success((buffer, encoding, bomLength))
+                (base + count).initialize(repeating: 0, count: JSONScanner.padding)
+                done = count + JSONScanner.padding
             }
+        } else {
             do throws(JSONTextEncoding.Failure) {
-                let buffer = try encoding.transcodeToUTF8(body, padding: JSONScanner.padding)
-                return .success((buffer, encoding, bomLength))
+                buffer = try encoding.transcodeToUTF8(body, padding: JSONScanner.padding)
             } catch {
-                return .failure(
-                    SerializationError(
-                        code: .invalidEncoding,
-                        message: "The JSON body was detected as \(encoding) (RFC 8259 §8.1, RFC 4627 §3) but is "
-                            + "not valid \(encoding): \(error.reason) at byte \(bomLength + error.offset). Send "
-                            + "the body as UTF-8.",
-                        serializerID: "json",
-                        offset: bomLength + error.offset))
+                throw SerializationError(
+                    code: .invalidEncoding,
+                    message: "The JSON body was detected as \(encoding) (RFC 8259 §8.1, RFC 4627 §3) but is "
+                        + "not valid \(encoding): \(error.reason) at byte \(bomLength + error.offset). Send "
+                        + "the body as UTF-8.",
+                    serializerID: "json",
+                    offset: bomLength + error.offset)
             }
-        }()
-        // `consume` ends the result's hold on the buffer, so scanning in place does not copy it (copy on write).
-        var (buffer, encoding, bomLength) = try (consume prepared).get()
+        }
         let count = buffer.count - JSONScanner.padding
         let options = self.options
         let scanned: Result<[UInt64], JSONSyntaxError> = buffer.withUnsafeMutableBufferPointer { pointer in

@@ -77,6 +77,16 @@ enum MemoryWorkloads {
     /// `hostile-...` for ``HostileWorkloads``), keeps the result alive and prints the growth of the peak RSS in
     /// bytes, the seconds the decode took and what came out. Returns the exit status.
     static func runProbe(side: String, path: String) -> Int32 {
+        if side.hasPrefix("stream-"), let bytes = Int(path) {
+            // A generated stream: `path` is its size. The baseline is the peak before anything is decoded.
+            let before = peakResidentBytes()
+            let start = ContinuousClock.now
+            guard let outcome = try? StreamingWorkloads.probe(side: side, bytes: bytes) else { return 1 }
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            print("\(peakResidentBytes() - before) \(seconds) \(outcome)")
+            return 0
+        }
         guard let data = FileManager.default.contents(atPath: path) else { return 1 }
         if side.hasPrefix("hostile-") {
             // Decode the first 4 KiB once first, so that the code the decode runs (a few MB of library pages, which

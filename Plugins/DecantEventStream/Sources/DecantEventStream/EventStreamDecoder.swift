@@ -111,9 +111,18 @@ public struct EventStreamDecoder: RecordDecoder {
             }
         }
 
+        /// Whether `name` is the ASCII field name `literal` (exact bytes: field names are case-sensitive).
+        @inline(__always)
+        static func isName(_ name: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+            guard name.count == literal.utf8CodeUnitCount else { return false }
+            let expected = literal.utf8Start
+            for index in 0..<name.count where name[index] != expected[index] { return false }
+            return true
+        }
+
         mutating func field(_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) {
             switch name.count {
-            case 4 where name.elementsEqual("data".utf8):
+            case 4 where Self.isName(name, "data"):
                 guard !eventTooLarge else { return }
                 if data.count + value.count + 1 > maxRecordBytes + 1 {
                     eventTooLarge = true
@@ -122,11 +131,12 @@ public struct EventStreamDecoder: RecordDecoder {
                 }
                 data.append(contentsOf: value)
                 data.append(0x0A)
-            case 5 where name.elementsEqual("event".utf8):
-                eventType = Array(value)
-            case 2 where name.elementsEqual("id".utf8):
+            case 5 where Self.isName(name, "event"):
+                eventType.removeAll(keepingCapacity: true)
+                eventType.append(contentsOf: value)
+            case 2 where Self.isName(name, "id"):
                 if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
-            case 5 where name.elementsEqual("retry".utf8):
+            case 5 where Self.isName(name, "retry"):
                 guard !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }) else { return }
                 var milliseconds = 0
                 for digit in value {
@@ -144,7 +154,7 @@ public struct EventStreamDecoder: RecordDecoder {
         mutating func dispatch(into records: inout [Result<ServerSentEvent, SerializationError>]) {
             defer {
                 data.removeAll(keepingCapacity: true)
-                eventType = []
+                eventType.removeAll(keepingCapacity: true)
                 eventStart = nil
                 eventTooLarge = false
             }
