@@ -5,7 +5,7 @@
 #endif
 
 /// The records of a body that arrives in chunks, decoded while it arrives: an `AsyncSequence` over an
-/// `AsyncSequence` of byte chunks (`Data`, `[UInt8]`, anything ``ContiguousBytes``).
+/// `AsyncSequence` of byte chunks (`Data`, `[UInt8]`, anything `ContiguousBytes`).
 ///
 /// - **Framing**: records may be cut anywhere by the chunks; the decoder keeps the unfinished one, up to
 ///   ``StreamOptions/maxRecordBytes``.
@@ -17,7 +17,7 @@
 ///   sequence (the connection dropped) is thrown as it is. Errors carry the stream's serializer, media type and head
 ///   (status and headers; the body is not kept).
 ///
-/// Make one with ``SerializerRegistry/records(_:body:as:options:sniffing:statusCodes:)``, which validates the
+/// Make one with ``SerializerRegistry/records(_:body:as:options:statusCodes:maxErrorBodyBytes:)``, which validates the
 /// status and chooses the serializer by media type, or directly from a serializer with
 /// ``init(_:head:chunks:options:)``. Each iteration starts a fresh decoder over a fresh iterator of the chunks.
 ///
@@ -48,7 +48,7 @@ where Chunks.Element: ContiguousBytes {
     let log = RecordErrorLog()
 
     /// The records of `chunks`, decoded by `serializer` (no status check, no resolution: see
-    /// ``SerializerRegistry/records(_:body:as:options:sniffing:statusCodes:)`` for those).
+    /// ``SerializerRegistry/records(_:body:as:options:statusCodes:maxErrorBodyBytes:)`` for those).
     ///
     /// - Parameters:
     ///   - serializer: The streaming serializer.

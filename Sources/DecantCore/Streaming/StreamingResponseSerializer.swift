@@ -1,9 +1,9 @@
 /// A serializer that can also decode a body while it arrives, as a sequence of records: NDJSON lines, server-sent
 /// events, the items of a CBOR sequence.
 ///
-/// It is an ordinary ``ResponseSerializer`` (its whole-body ``serialize(_:)`` gives the same records, usually by
+/// It is an ordinary ``ResponseSerializer`` (its whole-body `serialize(_:)` gives the same records, usually by
 /// running ``RecordDecoder/decodeAll(_:)``), installed and resolved by media type like any other;
-/// ``SerializerRegistry/records(_:body:as:options:sniffing:statusCodes:)`` chooses it for a streamed body and
+/// ``SerializerRegistry/records(_:body:as:options:statusCodes:maxErrorBodyBytes:)`` chooses it for a streamed body and
 /// ``RecordStream`` drives its decoder.
 ///
 /// ```swift
