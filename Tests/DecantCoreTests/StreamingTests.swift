@@ -292,6 +292,32 @@ private struct LinesFactory: SerializerFactory {
 }
 
 @Suite struct LineFramerTests {
+    /// With `lineFeed`, a CR carried at the end of one chunk and dropped when the LF arrives does not move the
+    /// line's offset: every chunking gives the offsets of the whole body.
+    @Test(arguments: [1, 2, 3, 5, 8])
+    func lineFeedOffsetsDoNotDependOnChunks(maxChunk: Int) throws {
+        let text = "ab\r\ncd\r\n\r\nefg\nh\r\r\nlast"
+        func lines(_ chunks: [[UInt8]]) -> [String] {
+            var framer = LineFramer(lineEnds: .lineFeed, maxLineBytes: 100)
+            var seen: [String] = []
+            let collectPiece = { (piece: LineFramer.Piece) in
+                if case .line(let bytes, let offset, let terminated) = piece {
+                    seen.append("\(offset):\(String(decoding: bytes, as: UTF8.self)):\(terminated)")
+                }
+            }
+            for chunk in chunks {
+                chunk.withUnsafeBytes { raw in try? framer.consume(raw, collectPiece) }
+            }
+            try? framer.finish(collectPiece)
+            return seen
+        }
+        let whole = lines([Array(text.utf8)])
+        #expect(whole == ["0:ab:true", "4:cd:true", "8::true", "10:efg:true", "14:h\r:true", "18:last:false"])
+        for seed in UInt64(1)...10 {
+            #expect(lines(randomChunks(Array(text.utf8), seed: seed, maxChunk: maxChunk)) == whole, "seed \(seed)")
+        }
+    }
+
     /// Lines of a body with every line end of the event stream format, against a whole-body split.
     @Test(arguments: [1, 2, 3, 16, 33, 4096])
     func carriageReturnOrLineFeed(maxChunk: Int) throws {

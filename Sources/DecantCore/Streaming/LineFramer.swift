@@ -75,6 +75,8 @@ public struct LineFramer: Sendable {
         while let end = Self.lineEnd(in: bytes, from: position, delimiter: delimiter, carriageReturn: carriageReturn) {
             var next = end + 1
             var contentEnd = end
+            // Where the line began: before a CR carried from the previous chunk is dropped from its end.
+            let lineStart = base + position - lineLength
             if carriageReturn, bytes[end] == 0x0D {
                 // Only reachable with `carriageReturnOrLineFeed`: CR LF is one line end.
                 if next < count {
@@ -91,9 +93,7 @@ public struct LineFramer: Sendable {
                     lineLength -= 1
                 }
             }
-            try emit(
-                UnsafeRawBufferPointer(rebasing: bytes[position..<contentEnd]), lineStart: base + position - lineLength,
-                body)
+            try emit(UnsafeRawBufferPointer(rebasing: bytes[position..<contentEnd]), lineStart: lineStart, body)
             position = next
         }
         // The rest is the beginning of a line.
