@@ -11,13 +11,15 @@ extension CBORReader {
     /// Keys compared one by one before a map builds its hash table.
     static let linearKeys = 8
 
-    /// Remembers the key `value` (not yet pushed) of `frame`.
+    /// Remembers the key `value` (not yet pushed) of `frame`; `textHash` is its fast hash when the caller has it.
     @inline(__always)
     mutating func recordKey(
-        _ value: CBORValue, offset: Int, textStart: Int, textCount: Int, in frame: CBORFrame
+        _ value: CBORValue, offset: Int, textStart: Int, textCount: Int, textHash: UInt64?, in frame: CBORFrame
     ) {
         let hash: UInt64
-        if textStart >= 0 {
+        if let textHash {
+            hash = textHash
+        } else if textStart >= 0 {
             hash = Self.hashBytes(bytes + textStart, count: textCount, seeded: frame.seededHash)
         } else {
             hash = Self.hash(of: value, seeded: frame.seededHash)

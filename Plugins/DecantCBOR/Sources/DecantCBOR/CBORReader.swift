@@ -74,11 +74,42 @@ struct CBORReader {
     let falseValue = CBORValue.bool(false)
     let trueValue = CBORValue.bool(true)
 
+    /// The values shared rather than made again: texts, small unsigned integers, empty containers. Only bodies of
+    /// 4 KB or more have the text and integer caches.
+    ///
+    /// The text cache holds the last text read for each value of the top bits of the texts' fast hash: where its
+    /// bytes are in the body, and its value. `cacheShift` is 64 minus the number of those bits (64: no cache).
+    let cacheShift: UInt64
+    var textCache: [CachedText]
+    var textCacheValues: [CBORValue]
+    /// The unsigned integers 0-255 read so far.
+    var integerCache: [CBORValue?]
+    let emptyArray = CBORValue.array([])
+    let emptyMap = CBORValue.map([])
+
+    /// A text of the text cache.
+    struct CachedText {
+        var hash: UInt64
+        var start: Int
+        var count: Int
+    }
+
     init(bytes: UnsafeRawPointer, count: Int, options: CBORParsingOptions) {
         self.bytes = bytes
         self.count = count
         self.options = options
         rejectsDuplicateKeys = options.duplicateKeys != .lastWins
+        // One text slot per 32 bytes of body, from 128 to 1,024 slots.
+        var bits: UInt64 = 0
+        if count >= 4096 {
+            bits = 7
+            while bits < 10 && count >> (bits + 5) > 1 { bits += 1 }
+        }
+        cacheShift = 64 - bits
+        let slots = bits == 0 ? 0 : 1 << bits
+        textCache = Array(repeating: CachedText(hash: 0, start: 0, count: -1), count: slots)
+        textCacheValues = Array(repeating: .null, count: slots)
+        integerCache = Array(repeating: nil, count: bits == 0 ? 0 : 256)
     }
 
     /// Frees the value stack.
@@ -88,6 +119,28 @@ struct CBORReader {
 
     func invalid(_ message: String, at offset: Int) -> SerializationError {
         SerializationError(code: .invalidBody, message: message, offset: offset)
+    }
+
+    func invalidText(at offset: Int) -> SerializationError {
+        invalid(
+            "The text string at offset \(offset) is not valid UTF-8 (RFC 8949 §3.1); send binary data as a byte "
+                + "string.", at: offset)
+    }
+
+    /// The text of the `count` bytes at `start`, or `nil` when they are not valid UTF-8.
+    @inline(__always)
+    func text(at start: UnsafeRawPointer, count: Int) -> String? {
+        let utf8 = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: count)
+        if UTF8Scan.isASCII(start, count: count) { return String(decoding: utf8, as: UTF8.self) }
+        // Decoding replaces invalid sequences with U+FFFD; the bytes come back unchanged exactly when it replaced
+        // nothing (a replacement EF BF BD in place of the same bytes would have been valid there).
+        var text = String(decoding: utf8, as: UTF8.self)
+        guard text.utf8.count == count else { return nil }
+        let unchanged = text.withUTF8 { decoded in
+            guard let base = decoded.baseAddress else { return false }
+            return UTF8Scan.equal(UnsafeRawPointer(base), start, count: count)
+        }
+        return unchanged ? text : nil
     }
 
     func truncated(_ what: String, at offset: Int) -> SerializationError {
@@ -185,6 +238,7 @@ struct CBORReader {
             // The content of a definite-length text string, for the duplicate-key check.
             var textStart = -1
             var textCount = 0
+            var textHash: UInt64?
             if initial == 0xFF {
                 guard depth > 0, top.indefinite else {
                     throw invalid(
@@ -203,7 +257,18 @@ struct CBORReader {
             } else {
                 switch major {
                 case 0:
-                    value = .unsignedInteger(try argument(info, headOffset: headOffset))
+                    let integer = try argument(info, headOffset: headOffset)
+                    if integer < integerCache.count {
+                        let index = Int(integer)
+                        if let cached = integerCache[index] {
+                            value = cached
+                        } else {
+                            value = .unsignedInteger(integer)
+                            integerCache[index] = value
+                        }
+                    } else {
+                        value = .unsignedInteger(integer)
+                    }
                 case 1:
                     value = .negativeInteger(try argument(info, headOffset: headOffset))
                 case 2, 3:
@@ -225,13 +290,30 @@ struct CBORReader {
                     if major == 2 {
                         value = .bytes(Data(bytes: pointer, count: size))
                     } else {
-                        guard UTF8Scan.validPrefix(pointer, count: size) == size else {
-                            throw invalid(
-                                "The text string at offset \(headOffset) is not valid UTF-8 (RFC 8949 §3.1); send "
-                                    + "binary data as a byte string.", at: headOffset)
+                        if cacheShift < 64 {
+                            // Texts repeat (keys above all): the value made for the same bytes earlier is reused.
+                            let hash = Self.hashBytes(pointer, count: size, seeded: false)
+                            if depth > 0, top.kind == .map, !top.seededHash, (values.count - top.base) & 1 == 0 {
+                                textHash = hash
+                            }
+                            let slot = Int(truncatingIfNeeded: hash >> cacheShift)
+                            let cached = textCache[slot]
+                            if cached.hash == hash && cached.count == size
+                                && UTF8Scan.equal(bytes + cached.start, pointer, count: size)
+                            {
+                                value = textCacheValues[slot]
+                            } else {
+                                guard let text = text(at: pointer, count: size) else {
+                                    throw invalidText(at: headOffset)
+                                }
+                                value = .text(text)
+                                textCache[slot] = CachedText(hash: hash, start: start, count: size)
+                                textCacheValues[slot] = value
+                            }
+                        } else {
+                            guard let text = text(at: pointer, count: size) else { throw invalidText(at: headOffset) }
+                            value = .text(text)
                         }
-                        let utf8 = UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: size)
-                        value = .text(String(decoding: utf8, as: UTF8.self))
                         textStart = start
                         textCount = size
                     }
@@ -252,7 +334,7 @@ struct CBORReader {
                     }
                     try countItems(declared * perItem, at: headOffset)
                     if declared == 0 {
-                        value = major == 4 ? .array([]) : .map([])
+                        value = major == 4 ? emptyArray : emptyMap
                         break
                     }
                     try open(
@@ -285,12 +367,16 @@ struct CBORReader {
             // Attach the completed value to the open containers, closing those it completes.
             while true {
                 guard depth > 0 else { return value }
-                if try attach(consume value, start: valueStart, textStart: textStart, textCount: textCount, to: &top) {
+                if try attach(
+                    consume value, start: valueStart, textStart: textStart, textCount: textCount, textHash: textHash,
+                    to: &top)
+                {
                     break
                 }
                 valueStart = top.start
                 value = close(top)
                 textStart = -1
+                textHash = nil
                 depth -= 1
                 if depth > 0 { top = frames.removeLast() }
             }
@@ -300,7 +386,8 @@ struct CBORReader {
     /// Adds `value` to `frame`; returns whether the frame still expects items.
     @inline(__always)
     mutating func attach(
-        _ value: consuming CBORValue, start: Int, textStart: Int, textCount: Int, to frame: inout CBORFrame
+        _ value: consuming CBORValue, start: Int, textStart: Int, textCount: Int, textHash: UInt64?,
+        to frame: inout CBORFrame
     ) throws(SerializationError) -> Bool {
         switch frame.kind {
         case .array:
@@ -310,7 +397,8 @@ struct CBORReader {
             if frame.indefinite { try countItems(1, at: start) }
             if (values.count - frame.base) & 1 == 0 {
                 // A key: remembered now, checked against the earlier keys once its value is complete.
-                recordKey(value, offset: start, textStart: textStart, textCount: textCount, in: frame)
+                recordKey(
+                    value, offset: start, textStart: textStart, textCount: textCount, textHash: textHash, in: frame)
                 values.push(consume value)
             } else if let existing = duplicateOfLastKey(in: &frame) {
                 let repeated = keys[keys.count - 1].offset
