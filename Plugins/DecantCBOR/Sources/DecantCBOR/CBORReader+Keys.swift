@@ -151,21 +151,6 @@ extension CBORReader {
             hasher.combine(bytes: UnsafeRawBufferPointer(start: start, count: count))
             return UInt64(truncatingIfNeeded: hasher.finalize())
         }
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: count)
-        var index = 0
-        while index + 8 <= count {
-            hash = (hash ^ start.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
-            hash ^= hash >> 31
-            index += 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while index < count {
-            tail |= UInt64(start.load(fromByteOffset: index, as: UInt8.self)) << shift
-            shift += 8
-            index += 1
-        }
-        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
-        return hash ^ (hash >> 29)
+        return UTF8Scan.hash(start, count: count)
     }
 }

@@ -1,9 +1,10 @@
+import DecantCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import DecantCore
 
 /// One open container while reading: an array, a map, a tag or the chunks of an indefinite-length string. Its items
 /// wait on the reader's value stack from ``base`` on; a map's keys are also remembered from ``keyBase`` on, for the
