@@ -145,7 +145,8 @@ extension CBORReader {
     /// `seeded`.
     @inline(__always)
     static func hashBytes(_ start: UnsafeRawPointer?, count: Int, seeded: Bool) -> UInt64 {
-        guard let start, count > 0 else { return 0x243F_6A88_85A3_08D3 }
+        // The empty text hashes the same whichever way it came.
+        guard let start, count > 0 else { return UTF8Scan.hashShort(0, 0, count: 0) }
         if seeded {
             var hasher = Hasher()
             hasher.combine(bytes: UnsafeRawBufferPointer(start: start, count: count))

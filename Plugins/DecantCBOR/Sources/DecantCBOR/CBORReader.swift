@@ -88,11 +88,14 @@ struct CBORReader {
     let emptyArray = CBORValue.array([])
     let emptyMap = CBORValue.map([])
 
-    /// A text of the text cache.
+    /// A text of the text cache: its hash, where its bytes are, and for a text of at most 16 bytes, those bytes as
+    /// two words (``UTF8Scan/shortWords(_:count:)``).
     struct CachedText {
         var hash: UInt64
         var start: Int
         var count: Int
+        var first: UInt64
+        var second: UInt64
     }
 
     init(bytes: UnsafeRawPointer, count: Int, options: CBORParsingOptions) {
@@ -108,7 +111,7 @@ struct CBORReader {
         }
         cacheShift = 64 - bits
         let slots = bits == 0 ? 0 : 1 << bits
-        textCache = Array(repeating: CachedText(hash: 0, start: 0, count: -1), count: slots)
+        textCache = Array(repeating: CachedText(hash: 0, start: 0, count: -1, first: 0, second: 0), count: slots)
         textCacheValues = Array(repeating: .null, count: slots)
         integerCache = Array(repeating: nil, count: bits == 0 ? 0 : 256)
     }
@@ -142,6 +145,49 @@ struct CBORReader {
             return UTF8Scan.equal(UnsafeRawPointer(base), start, count: count)
         }
         return unchanged ? text : nil
+    }
+
+    /// The text value of the `count` bytes at `pointer` (offset `start`, head at `headOffset`), shared with the
+    /// last text of the same bytes in the text cache. Sets `hash` to the bytes' fast hash when `isKey`.
+    @inline(__always)
+    mutating func sharedText(
+        _ pointer: UnsafeRawPointer, count size: Int, start: Int, headOffset: Int, isKey: Bool, hash: inout UInt64?
+    ) throws(SerializationError) -> CBORValue {
+        if size <= 16 {
+            // Short texts (most keys) are compared and hashed as two words, without reading the body again.
+            let (first, second) = UTF8Scan.shortWords(pointer, count: size)
+            let shortHash = UTF8Scan.hashShort(first, second, count: size)
+            if isKey { hash = shortHash }
+            let slot = Int(truncatingIfNeeded: shortHash >> cacheShift)
+            let cached = textCache[slot]
+            if cached.count == size && cached.first == first && cached.second == second {
+                return textCacheValues[slot]
+            }
+            let value: CBORValue
+            if (first | second) & UTF8Scan.highBits == 0 {
+                let utf8 = UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: size)
+                value = .text(String(decoding: utf8, as: UTF8.self))
+            } else {
+                guard let text = text(at: pointer, count: size) else { throw invalidText(at: headOffset) }
+                value = .text(text)
+            }
+            textCache[slot] = CachedText(hash: shortHash, start: start, count: size, first: first, second: second)
+            textCacheValues[slot] = value
+            return value
+        }
+        let longHash = UTF8Scan.hash(pointer, count: size)
+        if isKey { hash = longHash }
+        let slot = Int(truncatingIfNeeded: longHash >> cacheShift)
+        let cached = textCache[slot]
+        if cached.hash == longHash && cached.count == size && UTF8Scan.equal(bytes + cached.start, pointer, count: size)
+        {
+            return textCacheValues[slot]
+        }
+        guard let text = text(at: pointer, count: size) else { throw invalidText(at: headOffset) }
+        let value = CBORValue.text(text)
+        textCache[slot] = CachedText(hash: longHash, start: start, count: size, first: 0, second: 0)
+        textCacheValues[slot] = value
+        return value
     }
 
     func truncated(_ what: String, at offset: Int) -> SerializationError {
@@ -293,24 +339,11 @@ struct CBORReader {
                     } else {
                         if cacheShift < 64 {
                             // Texts repeat (keys above all): the value made for the same bytes earlier is reused.
-                            let hash = Self.hashBytes(pointer, count: size, seeded: false)
-                            if depth > 0, top.kind == .map, !top.seededHash, (values.count - top.base) & 1 == 0 {
-                                textHash = hash
-                            }
-                            let slot = Int(truncatingIfNeeded: hash >> cacheShift)
-                            let cached = textCache[slot]
-                            if cached.hash == hash && cached.count == size
-                                && UTF8Scan.equal(bytes + cached.start, pointer, count: size)
-                            {
-                                value = textCacheValues[slot]
-                            } else {
-                                guard let text = text(at: pointer, count: size) else {
-                                    throw invalidText(at: headOffset)
-                                }
-                                value = .text(text)
-                                textCache[slot] = CachedText(hash: hash, start: start, count: size)
-                                textCacheValues[slot] = value
-                            }
+                            let isKey =
+                                depth > 0 && top.kind == .map && !top.seededHash && (values.count - top.base) & 1 == 0
+                            value = try sharedText(
+                                pointer, count: size, start: start, headOffset: headOffset, isKey: isKey,
+                                hash: &textHash)
                         } else {
                             guard let text = text(at: pointer, count: size) else { throw invalidText(at: headOffset) }
                             value = .text(text)

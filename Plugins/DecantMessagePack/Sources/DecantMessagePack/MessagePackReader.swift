@@ -37,11 +37,14 @@ struct MessagePackReader {
     let emptyArray = MessagePackValue.array([])
     let emptyMap = MessagePackValue.map([])
 
-    /// A str of the text cache.
+    /// A str of the text cache: its hash, where its bytes are, and for a str of at most 16 bytes, those bytes as
+    /// two words (``UTF8Scan/shortWords(_:count:)``).
     struct CachedText {
         var hash: UInt64
         var start: Int
         var count: Int
+        var first: UInt64
+        var second: UInt64
     }
 
     init(bytes: UnsafeRawPointer, count: Int, options: MessagePackParsingOptions) {
@@ -56,7 +59,7 @@ struct MessagePackReader {
         }
         cacheShift = 64 - bits
         let slots = bits == 0 ? 0 : 1 << bits
-        textCache = Array(repeating: CachedText(hash: 0, start: 0, count: -1), count: slots)
+        textCache = Array(repeating: CachedText(hash: 0, start: 0, count: -1, first: 0, second: 0), count: slots)
         textCacheValues = Array(repeating: .nil, count: slots)
         integerCache = Array(repeating: nil, count: bits == 0 ? 0 : 288)
     }
@@ -238,6 +241,26 @@ struct MessagePackReader {
         let pointer = bytes + offset
         position += length
         guard cacheShift < 64 else { return try text(pointer, count: length, at: start) }
+        if length <= 16 {
+            // Short strs (most keys) are compared and hashed as two words, without reading the body again.
+            let (first, second) = UTF8Scan.shortWords(pointer, count: length)
+            let hash = UTF8Scan.hashShort(first, second, count: length)
+            let slot = Int(truncatingIfNeeded: hash >> cacheShift)
+            let cached = textCache[slot]
+            if cached.count == length && cached.first == first && cached.second == second {
+                return textCacheValues[slot]
+            }
+            let value: MessagePackValue
+            if (first | second) & UTF8Scan.highBits == 0 {
+                let utf8 = UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: length)
+                value = .string(String(decoding: utf8, as: UTF8.self))
+            } else {
+                value = try text(pointer, count: length, at: start)
+            }
+            textCache[slot] = CachedText(hash: hash, start: offset, count: length, first: first, second: second)
+            textCacheValues[slot] = value
+            return value
+        }
         let hash = UTF8Scan.hash(pointer, count: length)
         let slot = Int(truncatingIfNeeded: hash >> cacheShift)
         let cached = textCache[slot]
@@ -246,7 +269,7 @@ struct MessagePackReader {
             return textCacheValues[slot]
         }
         let value = try text(pointer, count: length, at: start)
-        textCache[slot] = CachedText(hash: hash, start: offset, count: length)
+        textCache[slot] = CachedText(hash: hash, start: offset, count: length, first: 0, second: 0)
         textCacheValues[slot] = value
         return value
     }
