@@ -61,7 +61,8 @@ enum UTF8Scan {
             offset &+= 2
         }
         if count & 1 != 0 {
-            word |= UInt64(start.load(fromByteOffset: offset, as: UInt8.self)) << UInt64(truncatingIfNeeded: 8 &* offset)
+            let byte = UInt64(start.load(fromByteOffset: offset, as: UInt8.self))
+            word |= byte << UInt64(truncatingIfNeeded: 8 &* offset)
         }
         return (word, 0)
     }
