@@ -4,7 +4,7 @@
 /// with a fast hash of those bytes; other keys are compared as values and hashed with `hashValue` (a text key made
 /// of chunks is hashed and compared by its bytes too, so that it equals the same text sent in one piece). A map
 /// compares each key with the earlier ones while it has few keys, then keeps an open-addressing hash table at the
-/// top of the reader's `slots` (the map that receives a key is always the innermost open one, so its table can
+/// top of the used part of the reader's `slots` (the map that receives a key is always the innermost open one, so its table can
 /// grow in place). If the fast hash collides too often (crafted keys), the map rehashes its keys with the seeded
 /// `Hasher`, so that the check stays linear.
 extension CBORReader {
@@ -83,15 +83,22 @@ extension CBORReader {
         return nil
     }
 
-    /// (Re)builds `frame`'s hash table, at the top of `slots`, with its first `keyCount` keys (all different).
+    /// (Re)builds `frame`'s hash table, at the top of the used part of `slots`, with its first `keyCount` keys (all different).
     mutating func buildTable(for frame: inout CBORFrame, keyCount: Int) {
         var capacity = 32
         while capacity < 4 * keyCount { capacity *= 2 }
-        if frame.slotCapacity > 0 { slots.removeLast(slots.count - frame.slotBase) }
-        frame.slotBase = slots.count
+        // A map's table is the top region of `slots` (the region above `slotTop` is free): it grows in place.
+        let base = frame.slotCapacity > 0 ? frame.slotBase : slotTop
+        let end = base + capacity
+        if slots.count < end { slots.append(contentsOf: repeatElement(0, count: end - slots.count)) }
+        slots.withUnsafeMutableBufferPointer { buffer in
+            guard let start = buffer.baseAddress else { return }
+            (start + base).update(repeating: 0, count: capacity)
+        }
+        slotTop = end
+        frame.slotBase = base
         frame.slotCapacity = capacity
         frame.probes = 0
-        slots.append(contentsOf: repeatElement(0, count: capacity))
         let mask = capacity - 1
         for record in frame.keyBase..<frame.keyBase + keyCount {
             var slot = Int(truncatingIfNeeded: keys[record].hash) & mask

@@ -72,6 +72,8 @@ struct CBORReader {
     var keys: [CBORKeyRecord] = []
     /// The hash tables of the open maps with many keys: key record index + 1, or 0 for an empty slot.
     var slots: [Int] = []
+    /// The end of the part of `slots` that open maps use.
+    var slotTop = 0
     let falseValue = CBORValue.bool(false)
     let trueValue = CBORValue.bool(true)
 
@@ -88,11 +90,9 @@ struct CBORReader {
     let emptyArray = CBORValue.array([])
     let emptyMap = CBORValue.map([])
 
-    /// A text of the text cache: its hash, where its bytes are, and for a text of at most 16 bytes, those bytes as
-    /// two words (``UTF8Scan/shortWords(_:count:)``).
+    /// A text of the text cache: its length, and either its bytes as two words (``UTF8Scan/shortWords(_:count:)``)
+    /// when it has at most 16, or its hash and where its bytes are in the body.
     struct CachedText {
-        var hash: UInt64
-        var start: Int
         var count: Int
         var first: UInt64
         var second: UInt64
@@ -111,7 +111,7 @@ struct CBORReader {
         }
         cacheShift = 64 - bits
         let slots = bits == 0 ? 0 : 1 << bits
-        textCache = Array(repeating: CachedText(hash: 0, start: 0, count: -1, first: 0, second: 0), count: slots)
+        textCache = Array(repeating: CachedText(count: -1, first: 0, second: 0), count: slots)
         textCacheValues = Array(repeating: .null, count: slots)
         integerCache = Array(repeating: nil, count: bits == 0 ? 0 : 256)
     }
@@ -171,7 +171,7 @@ struct CBORReader {
                 guard let text = text(at: pointer, count: size) else { throw invalidText(at: headOffset) }
                 value = .text(text)
             }
-            textCache[slot] = CachedText(hash: shortHash, start: start, count: size, first: first, second: second)
+            textCache[slot] = CachedText(count: size, first: first, second: second)
             textCacheValues[slot] = value
             return value
         }
@@ -179,13 +179,14 @@ struct CBORReader {
         if isKey { hash = longHash }
         let slot = Int(truncatingIfNeeded: longHash >> cacheShift)
         let cached = textCache[slot]
-        if cached.hash == longHash && cached.count == size && UTF8Scan.equal(bytes + cached.start, pointer, count: size)
+        if cached.count == size && cached.first == longHash
+            && UTF8Scan.equal(bytes + Int(truncatingIfNeeded: cached.second), pointer, count: size)
         {
             return textCacheValues[slot]
         }
         guard let text = text(at: pointer, count: size) else { throw invalidText(at: headOffset) }
         let value = CBORValue.text(text)
-        textCache[slot] = CachedText(hash: longHash, start: start, count: size, first: 0, second: 0)
+        textCache[slot] = CachedText(count: size, first: longHash, second: UInt64(start))
         textCacheValues[slot] = value
         return value
     }
@@ -466,7 +467,7 @@ struct CBORReader {
             return .array(values.takeArray(from: frame.base))
         case .map:
             keys.removeLast(keys.count - frame.keyBase)
-            if frame.slotCapacity > 0 { slots.removeLast(slots.count - frame.slotBase) }
+            if frame.slotCapacity > 0 { slotTop = frame.slotBase }
             return .map(values.takeEntries(from: frame.base))
         case .byteChunks:
             var data = Data()

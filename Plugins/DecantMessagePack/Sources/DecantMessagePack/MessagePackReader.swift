@@ -37,11 +37,9 @@ struct MessagePackReader {
     let emptyArray = MessagePackValue.array([])
     let emptyMap = MessagePackValue.map([])
 
-    /// A str of the text cache: its hash, where its bytes are, and for a str of at most 16 bytes, those bytes as
-    /// two words (``UTF8Scan/shortWords(_:count:)``).
+    /// A text of the text cache: its length, and either its bytes as two words (``UTF8Scan/shortWords(_:count:)``)
+    /// when it has at most 16, or its hash and where its bytes are in the body.
     struct CachedText {
-        var hash: UInt64
-        var start: Int
         var count: Int
         var first: UInt64
         var second: UInt64
@@ -59,7 +57,7 @@ struct MessagePackReader {
         }
         cacheShift = 64 - bits
         let slots = bits == 0 ? 0 : 1 << bits
-        textCache = Array(repeating: CachedText(hash: 0, start: 0, count: -1, first: 0, second: 0), count: slots)
+        textCache = Array(repeating: CachedText(count: -1, first: 0, second: 0), count: slots)
         textCacheValues = Array(repeating: .nil, count: slots)
         integerCache = Array(repeating: nil, count: bits == 0 ? 0 : 288)
     }
@@ -257,19 +255,20 @@ struct MessagePackReader {
             } else {
                 value = try text(pointer, count: length, at: start)
             }
-            textCache[slot] = CachedText(hash: hash, start: offset, count: length, first: first, second: second)
+            textCache[slot] = CachedText(count: length, first: first, second: second)
             textCacheValues[slot] = value
             return value
         }
         let hash = UTF8Scan.hash(pointer, count: length)
         let slot = Int(truncatingIfNeeded: hash >> cacheShift)
         let cached = textCache[slot]
-        if cached.hash == hash && cached.count == length && UTF8Scan.equal(bytes + cached.start, pointer, count: length)
+        if cached.count == length && cached.first == hash
+            && UTF8Scan.equal(bytes + Int(truncatingIfNeeded: cached.second), pointer, count: length)
         {
             return textCacheValues[slot]
         }
         let value = try text(pointer, count: length, at: start)
-        textCache[slot] = CachedText(hash: hash, start: offset, count: length, first: 0, second: 0)
+        textCache[slot] = CachedText(count: length, first: hash, second: UInt64(offset))
         textCacheValues[slot] = value
         return value
     }
