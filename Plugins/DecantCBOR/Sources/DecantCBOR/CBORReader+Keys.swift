@@ -16,17 +16,25 @@ extension CBORReader {
     mutating func recordKey(
         _ value: CBORValue, offset: Int, textStart: Int, textCount: Int, textHash: UInt64?, in frame: CBORFrame
     ) {
-        let hash: UInt64
+        var hash: UInt64 = 0
         if let textHash {
             hash = textHash
         } else if textStart >= 0 {
             hash = Self.hashBytes(bytes + textStart, count: textCount, seeded: frame.seededHash)
-        } else {
-            hash = Self.hash(of: value, seeded: frame.seededHash)
         }
+        // Other keys are hashed when a second key comes (hashing a large key in a map of one key is wasted work).
         keys.append(
             CBORKeyRecord(
-                hash: hash, textStart: textStart, textCount: textCount, valueIndex: values.count, offset: offset))
+                hash: hash, hashed: textStart >= 0, textStart: textStart, textCount: textCount,
+                valueIndex: values.count, offset: offset))
+    }
+
+    /// Hashes the key of record `index` if it is not hashed yet.
+    @inline(__always)
+    mutating func ensureHash(_ index: Int, seeded: Bool) {
+        guard !keys[index].hashed else { return }
+        keys[index].hash = Self.hash(of: values[keys[index].valueIndex], seeded: seeded)
+        keys[index].hashed = true
     }
 
     /// The index of an earlier key of `frame` equal to its last key, if any. When there is none, the last key joins
@@ -36,14 +44,17 @@ extension CBORReader {
         let last = keys.count - 1
         let earlier = last - frame.keyBase
         if earlier == 0 { return nil }
+        ensureHash(last, seeded: frame.seededHash)
         if frame.slotCapacity == 0 {
             if earlier <= Self.linearKeys {
                 let hash = keys[last].hash
-                for index in frame.keyBase..<last where keys[index].hash == hash && sameKey(index, last) {
-                    return index
+                for index in frame.keyBase..<last {
+                    ensureHash(index, seeded: frame.seededHash)
+                    if keys[index].hash == hash && sameKey(index, last) { return index }
                 }
                 return nil
             }
+            for index in frame.keyBase..<last { ensureHash(index, seeded: frame.seededHash) }
             buildTable(for: &frame, keyCount: earlier)
         }
         return lookUpOrInsert(last, in: &frame)

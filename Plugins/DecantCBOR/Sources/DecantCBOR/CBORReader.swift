@@ -46,6 +46,8 @@ struct CBORFrame {
 struct CBORKeyRecord {
     /// The key's hash: of its UTF-8 bytes for a text string, else its `hashValue`.
     var hash: UInt64
+    /// Whether ``hash`` is computed yet (keys other than definite-length texts are hashed when a second key comes).
+    var hashed: Bool
     /// The byte offset of a definite-length text key's content in the body, else -1.
     var textStart: Int
     /// The length of a definite-length text key's content.

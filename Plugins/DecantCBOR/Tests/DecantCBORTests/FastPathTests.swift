@@ -229,3 +229,35 @@ import Testing
         #expect(integers == (0...300).map { Optional(UInt64($0)) })
     }
 }
+
+/// Values 10,000 levels deep (arrays, maps, tags, indefinite arrays, and maps whose keys are arrays holding the
+/// next map): they decode at a raised limit, compare equal to themselves and unequal to a copy that differs at the
+/// bottom, hash alike, and are released, all on a test thread's stack.
+@Suite struct DeepValueTests {
+    static let depth = 10_000
+
+    /// Openers (each `levels` deep) around the leaf, up to `depth` levels, each followed at the end by `closer`.
+    @Test(arguments: [
+        ("81", "", 1), ("a16161", "", 1), ("c6", "", 1), ("9f", "ff", 1),
+        // A map whose key is an array holding the next map; each map's value (0) follows its key.
+        ("a181", "00", 2),
+    ])
+    func deepValuesCompareHashAndRelease(opener: String, closer: String, levels: Int) throws {
+        let parser = CBORParser(options: CBORParsingOptions(maxDepth: Self.depth))
+        let count = (Self.depth - 1) / levels
+        func body(leaf: UInt8) -> Data {
+            var bytes: [UInt8] = []
+            for _ in 0..<count { bytes += CBORTestSupport.hex(opener) }
+            bytes.append(leaf)
+            for _ in 0..<count { bytes += CBORTestSupport.hex(closer) }
+            return Data(bytes)
+        }
+        let first = try parser.parse(body(leaf: 0x01))
+        let again = try parser.parse(body(leaf: 0x01))
+        let different = try parser.parse(body(leaf: 0x02))
+        #expect(first == again)
+        #expect(first != different)
+        #expect(first.hashValue == again.hashValue)
+        #expect(Set([first, again, different]).count == 2)
+    }
+}

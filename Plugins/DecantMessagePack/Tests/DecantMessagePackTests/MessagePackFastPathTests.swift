@@ -124,3 +124,35 @@ import Testing
         #expect(Array(elements.dropFirst()) == encodings.map { $0.1 })
     }
 }
+
+/// Values 10,000 levels deep (arrays, maps, and maps whose keys are arrays holding the next map): they decode at a
+/// raised limit, compare equal to themselves and unequal to a copy that differs at the bottom, hash alike, and are
+/// released, all on a test thread's stack.
+@Suite struct MessagePackDeepValueTests {
+    static let depth = 10_000
+
+    /// Openers (each `levels` deep) around the leaf, up to `depth` levels, each followed at the end by `closer`.
+    @Test(arguments: [
+        ("91", "", 1), ("81 a1 61", "", 1),
+        // A map whose key is an array holding the next map; each map's value (nil) follows its key.
+        ("81 91", "c0", 2),
+    ])
+    func deepValuesCompareHashAndRelease(opener: String, closer: String, levels: Int) throws {
+        let parser = MessagePackParser(options: MessagePackParsingOptions(maxDepth: Self.depth))
+        let count = (Self.depth - 1) / levels
+        func body(leaf: UInt8) -> Data {
+            var bytes: [UInt8] = []
+            for _ in 0..<count { bytes += MessagePackTestSupport.hex(opener) }
+            bytes.append(leaf)
+            for _ in 0..<count { bytes += MessagePackTestSupport.hex(closer) }
+            return Data(bytes)
+        }
+        let first = try parser.parse(body(leaf: 0x01))
+        let again = try parser.parse(body(leaf: 0x01))
+        let different = try parser.parse(body(leaf: 0x02))
+        #expect(first == again)
+        #expect(first != different)
+        #expect(first.hashValue == again.hashValue)
+        #expect(Set([first, again, different]).count == 2)
+    }
+}
