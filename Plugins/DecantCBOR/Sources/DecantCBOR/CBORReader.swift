@@ -76,21 +76,13 @@ struct CBORReader {
     var slots: [Int] = []
     /// The end of the part of `slots` that open maps use.
     var slotTop = 0
-    let falseValue = CBORValue.bool(false)
-    let trueValue = CBORValue.bool(true)
 
-    /// The values shared rather than made again: texts, small unsigned integers, empty containers. Only bodies of
-    /// 4 KB or more have the text and integer caches.
-    ///
-    /// The text cache holds the last text read for each value of the top bits of the texts' fast hash: where its
-    /// bytes are in the body, and its value. `cacheShift` is 64 minus the number of those bits (64: no cache).
+    /// The text cache (bodies of 4 KB or more), so that repeated texts share one value: the last text read for each
+    /// value of the top bits of the texts' fast hash, and its value. `cacheShift` is 64 minus the number of those bits
+    /// (64: no cache).
     let cacheShift: UInt64
     var textCache: [CachedText]
     var textCacheValues: [CBORValue]
-    /// The unsigned integers 0-255 read so far.
-    var integerCache: [CBORValue?]
-    let emptyArray = CBORValue.array([])
-    let emptyMap = CBORValue.map([])
 
     /// A text of the text cache: its length, and either its bytes as two words (``UTF8Scan/shortWords(_:count:)``)
     /// when it has at most 16, or its hash and where its bytes are in the body.
@@ -115,7 +107,6 @@ struct CBORReader {
         let slots = bits == 0 ? 0 : 1 << bits
         textCache = Array(repeating: CachedText(count: -1, first: 0, second: 0), count: slots)
         textCacheValues = Array(repeating: .null, count: slots)
-        integerCache = Array(repeating: nil, count: bits == 0 ? 0 : 256)
     }
 
     /// Frees the value stack.
@@ -307,18 +298,7 @@ struct CBORReader {
             } else {
                 switch major {
                 case 0:
-                    let integer = try argument(info, headOffset: headOffset)
-                    if integer < integerCache.count {
-                        let index = Int(integer)
-                        if let cached = integerCache[index] {
-                            value = cached
-                        } else {
-                            value = .unsignedInteger(integer)
-                            integerCache[index] = value
-                        }
-                    } else {
-                        value = .unsignedInteger(integer)
-                    }
+                    value = .unsignedInteger(try argument(info, headOffset: headOffset))
                 case 1:
                     value = .negativeInteger(try argument(info, headOffset: headOffset))
                 case 2, 3:
@@ -371,7 +351,7 @@ struct CBORReader {
                     }
                     try countItems(declared * perItem, at: headOffset)
                     if declared == 0 {
-                        value = major == 4 ? emptyArray : emptyMap
+                        value = major == 4 ? .array([]) : .map([])
                         break
                     }
                     try open(
@@ -393,12 +373,7 @@ struct CBORReader {
                             tagNumber: number), top: &top, depth: &depth)
                     continue
                 default:
-                    switch info {
-                    case 20: value = falseValue
-                    case 21: value = trueValue
-                    case 22: value = .null
-                    default: value = try simpleOrFloat(info, headOffset: headOffset)
-                    }
+                    value = try simpleOrFloat(info, headOffset: headOffset)
                 }
             }
             // Attach the completed value to the open containers, closing those it completes.

@@ -12,7 +12,7 @@ struct MessagePackFrame {
     static let placeholder = MessagePackFrame(isMap: false, remaining: 0, base: 0)
 }
 
-/// The cursor over the bytes, the container stack and the values shared rather than made again. The caller calls
+/// The cursor over the bytes, the container stack and the cache of repeated strs. The caller calls
 /// ``release()`` once it is done, whatever the outcome.
 struct MessagePackReader {
     let bytes: UnsafeRawPointer
@@ -24,18 +24,12 @@ struct MessagePackReader {
     /// The open containers but the innermost one.
     var frames: [MessagePackFrame] = []
 
-    /// The texts cache (bodies of 4 KB or more): the last str read for each value of the top bits of the strs' fast
-    /// hash, where its bytes are in the body and its value. `cacheShift` is 64 minus the number of those bits (64:
-    /// no cache).
+    /// The str cache (bodies of 4 KB or more), so that repeated strs share one value: the last str read for each
+    /// value of the top bits of the strs' fast hash, and its value. `cacheShift` is 64 minus the number of those bits
+    /// (64: no cache).
     let cacheShift: UInt64
     var textCache: [CachedText]
     var textCacheValues: [MessagePackValue]
-    /// The integers -32...255 read so far, at index value + 32 (bodies of 4 KB or more).
-    var integerCache: [MessagePackValue?]
-    let falseValue = MessagePackValue.bool(false)
-    let trueValue = MessagePackValue.bool(true)
-    let emptyArray = MessagePackValue.array([])
-    let emptyMap = MessagePackValue.map([])
 
     /// A text of the text cache: its length, and either its bytes as two words (``UTF8Scan/shortWords(_:count:)``)
     /// when it has at most 16, or its hash and where its bytes are in the body.
@@ -59,7 +53,6 @@ struct MessagePackReader {
         let slots = bits == 0 ? 0 : 1 << bits
         textCache = Array(repeating: CachedText(count: -1, first: 0, second: 0), count: slots)
         textCacheValues = Array(repeating: .nil, count: slots)
-        integerCache = Array(repeating: nil, count: bits == 0 ? 0 : 288)
     }
 
     /// Frees the value stack.
@@ -100,17 +93,6 @@ struct MessagePackReader {
         return value
     }
 
-    /// An integer value, shared when it is small.
-    @inline(__always)
-    mutating func integer(_ integer: Int64) -> MessagePackValue {
-        let index = Int(truncatingIfNeeded: integer &+ 32)
-        guard index >= 0 && index < integerCache.count else { return .int(integer) }
-        if let cached = integerCache[index] { return cached }
-        let value = MessagePackValue.int(integer)
-        integerCache[index] = value
-        return value
-    }
-
     /// Reads one complete value, iteratively.
     mutating func readValue() throws(SerializationError) -> MessagePackValue {
         var top = MessagePackFrame.placeholder
@@ -123,7 +105,7 @@ struct MessagePackReader {
             position += 1
             var container: (isMap: Bool, count: Int)?
             switch head {
-            case 0x00...0x7f: value = integer(Int64(head))
+            case 0x00...0x7f: value = .int(Int64(head))
             case 0x80...0x8f:
                 container = (true, Int(head & 0x0f))
                 value = .nil
@@ -136,8 +118,8 @@ struct MessagePackReader {
                 throw invalid(
                     "The MessagePack body has the byte 0xc1 at offset \(start), which the specification never uses; "
                         + "the body is not MessagePack or is corrupt.", at: start)
-            case 0xc2: value = falseValue
-            case 0xc3: value = trueValue
+            case 0xc2: value = .bool(false)
+            case 0xc3: value = .bool(true)
             case 0xc4, 0xc5, 0xc6:
                 let length = try unsigned(1 << Int(head - 0xc4), for: "a bin length", at: start)
                 let size = try count(length, for: "a bin", at: start)
@@ -153,17 +135,17 @@ struct MessagePackReader {
             case 0xcc, 0xcd, 0xce, 0xcf:
                 let unsigned = try unsigned(1 << Int(head - 0xcc), for: "a uint", at: start)
                 if let signed = Int64(exactly: unsigned) {
-                    value = integer(signed)
+                    value = .int(signed)
                 } else {
                     value = .uint(unsigned)
                 }
             case 0xd0:
-                value = integer(Int64(Int8(truncatingIfNeeded: try unsigned(1, for: "an int 8", at: start))))
+                value = .int(Int64(Int8(truncatingIfNeeded: try unsigned(1, for: "an int 8", at: start))))
             case 0xd1:
-                value = integer(Int64(Int16(truncatingIfNeeded: try unsigned(2, for: "an int 16", at: start))))
+                value = .int(Int64(Int16(truncatingIfNeeded: try unsigned(2, for: "an int 16", at: start))))
             case 0xd2:
-                value = integer(Int64(Int32(truncatingIfNeeded: try unsigned(4, for: "an int 32", at: start))))
-            case 0xd3: value = integer(Int64(bitPattern: try unsigned(8, for: "an int 64", at: start)))
+                value = .int(Int64(Int32(truncatingIfNeeded: try unsigned(4, for: "an int 32", at: start))))
+            case 0xd3: value = .int(Int64(bitPattern: try unsigned(8, for: "an int 64", at: start)))
             case 0xd4...0xd8: value = try ext(length: 1 << Int(head - 0xd4), at: start)
             case 0xd9, 0xda, 0xdb:
                 let length = try unsigned(1 << Int(head - 0xd9), for: "a str length", at: start)
@@ -176,11 +158,11 @@ struct MessagePackReader {
                 let length = try unsigned(head == 0xde ? 2 : 4, for: "a map length", at: start)
                 container = (true, Int(length))
                 value = .nil
-            default: value = integer(Int64(Int8(bitPattern: head)))
+            default: value = .int(Int64(Int8(bitPattern: head)))
             }
             if let (isMap, count) = container {
                 if count == 0 {
-                    value = isMap ? emptyMap : emptyArray
+                    value = isMap ? .map([]) : .array([])
                 } else {
                     // Every element takes at least one byte: a count the rest of the body cannot hold fails now,
                     // before any allocation.
