@@ -220,7 +220,7 @@ import Testing
         #expect(decoded == (texts + texts.reversed()).map { Optional($0) })
     }
 
-    /// Unsigned integers 0-300 (shared when small) in a large body decode to themselves.
+    /// Unsigned integers 0-300 (heads of one, two and three bytes) in a large body decode to themselves.
     @Test func smallIntegersInALargeBody() throws {
         var body = Self.head(4, 302) + Self.head(2, 5000) + [UInt8](repeating: 0, count: 5000)
         for integer in 0...300 { body += Self.head(0, UInt64(integer)) }

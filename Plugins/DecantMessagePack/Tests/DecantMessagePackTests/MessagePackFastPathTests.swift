@@ -3,8 +3,8 @@ import DecantMessagePack
 import Foundation
 import Testing
 
-/// The reader's fast paths: the ASCII str path, the cache of repeated strs and of small integers (bodies of 4 KB or
-/// more), shared booleans and empty containers. Every body is encoded by hand here; the replaced texts are Python's
+/// The reader's fast paths: the ASCII str path and the cache of repeated strs (bodies of 4 KB or more), with
+/// integers of every family around them. Every body is encoded by hand here; the replaced texts are Python's
 /// `bytes.decode("utf-8", "replace")` of the same bytes.
 @Suite struct MessagePackFastPathTests {
     /// A str of `bytes`, in the shortest family.
@@ -16,7 +16,7 @@ import Testing
         }
     }
 
-    /// A bin 16 of `count` zero bytes: padding that makes a body large enough for the caches.
+    /// A bin 16 of `count` zero bytes: padding that makes a body large enough for the str cache.
     static func padding(_ count: Int) -> [UInt8] {
         [0xC5, UInt8(count >> 8), UInt8(count & 0xFF)] + [UInt8](repeating: 0, count: count)
     }
@@ -96,7 +96,7 @@ import Testing
     }
 
     /// Integers from -40 to 300 in every family that holds them, with booleans, nil and empty containers, in a
-    /// body large enough for the caches: each decodes to itself.
+    /// body large enough for the str cache: each decodes to itself.
     @Test func integersAndConstantsInALargeBody() throws {
         var encodings: [([UInt8], MessagePackValue)] = []
         for integer in -40...300 {
