@@ -82,14 +82,14 @@ struct CBORReader {
     /// (64: no cache).
     let cacheShift: UInt64
     var textCache: [CachedText]
-    var textCacheValues: [CBORValue]
 
     /// A text of the text cache: its length, and either its bytes as two words (``UTF8Scan/shortWords(_:count:)``)
-    /// when it has at most 16, or its hash and where its bytes are in the body.
+    /// when it has at most 16, or its hash and where its bytes are in the body; and its value.
     struct CachedText {
         var count: Int
         var first: UInt64
         var second: UInt64
+        var value: CBORValue
     }
 
     init(bytes: UnsafeRawPointer, count: Int, options: CBORParsingOptions) {
@@ -105,8 +105,7 @@ struct CBORReader {
         }
         cacheShift = 64 - bits
         let slots = bits == 0 ? 0 : 1 << bits
-        textCache = Array(repeating: CachedText(count: -1, first: 0, second: 0), count: slots)
-        textCacheValues = Array(repeating: .null, count: slots)
+        textCache = Array(repeating: CachedText(count: -1, first: 0, second: 0, value: .null), count: slots)
     }
 
     /// Frees the value stack.
@@ -152,9 +151,8 @@ struct CBORReader {
             let shortHash = UTF8Scan.hashShort(first, second, count: size)
             if isKey { hash = shortHash }
             let slot = Int(truncatingIfNeeded: shortHash >> cacheShift)
-            let cached = textCache[slot]
-            if cached.count == size && cached.first == first && cached.second == second {
-                return textCacheValues[slot]
+            if textCache[slot].count == size && textCache[slot].first == first && textCache[slot].second == second {
+                return textCache[slot].value
             }
             let value: CBORValue
             if (first | second) & UTF8Scan.highBits == 0 {
@@ -164,23 +162,20 @@ struct CBORReader {
                 guard let text = text(at: pointer, count: size) else { throw invalidText(at: headOffset) }
                 value = .text(text)
             }
-            textCache[slot] = CachedText(count: size, first: first, second: second)
-            textCacheValues[slot] = value
+            textCache[slot] = CachedText(count: size, first: first, second: second, value: value)
             return value
         }
         let longHash = UTF8Scan.hash(pointer, count: size)
         if isKey { hash = longHash }
         let slot = Int(truncatingIfNeeded: longHash >> cacheShift)
-        let cached = textCache[slot]
-        if cached.count == size && cached.first == longHash
-            && UTF8Scan.equal(bytes + Int(truncatingIfNeeded: cached.second), pointer, count: size)
+        if textCache[slot].count == size && textCache[slot].first == longHash
+            && UTF8Scan.equal(bytes + Int(truncatingIfNeeded: textCache[slot].second), pointer, count: size)
         {
-            return textCacheValues[slot]
+            return textCache[slot].value
         }
         guard let text = text(at: pointer, count: size) else { throw invalidText(at: headOffset) }
         let value = CBORValue.text(text)
-        textCache[slot] = CachedText(count: size, first: longHash, second: UInt64(start))
-        textCacheValues[slot] = value
+        textCache[slot] = CachedText(count: size, first: longHash, second: UInt64(start), value: value)
         return value
     }
 

@@ -29,14 +29,14 @@ struct MessagePackReader {
     /// (64: no cache).
     let cacheShift: UInt64
     var textCache: [CachedText]
-    var textCacheValues: [MessagePackValue]
 
     /// A text of the text cache: its length, and either its bytes as two words (``UTF8Scan/shortWords(_:count:)``)
-    /// when it has at most 16, or its hash and where its bytes are in the body.
+    /// when it has at most 16, or its hash and where its bytes are in the body; and its value.
     struct CachedText {
         var count: Int
         var first: UInt64
         var second: UInt64
+        var value: MessagePackValue
     }
 
     init(bytes: UnsafeRawPointer, count: Int, options: MessagePackParsingOptions) {
@@ -51,8 +51,7 @@ struct MessagePackReader {
         }
         cacheShift = 64 - bits
         let slots = bits == 0 ? 0 : 1 << bits
-        textCache = Array(repeating: CachedText(count: -1, first: 0, second: 0), count: slots)
-        textCacheValues = Array(repeating: .nil, count: slots)
+        textCache = Array(repeating: CachedText(count: -1, first: 0, second: 0, value: .nil), count: slots)
     }
 
     /// Frees the value stack.
@@ -226,9 +225,8 @@ struct MessagePackReader {
             let (first, second) = UTF8Scan.shortWords(pointer, count: length)
             let hash = UTF8Scan.hashShort(first, second, count: length)
             let slot = Int(truncatingIfNeeded: hash >> cacheShift)
-            let cached = textCache[slot]
-            if cached.count == length && cached.first == first && cached.second == second {
-                return textCacheValues[slot]
+            if textCache[slot].count == length && textCache[slot].first == first && textCache[slot].second == second {
+                return textCache[slot].value
             }
             let value: MessagePackValue
             if (first | second) & UTF8Scan.highBits == 0 {
@@ -237,21 +235,18 @@ struct MessagePackReader {
             } else {
                 value = try text(pointer, count: length, at: start)
             }
-            textCache[slot] = CachedText(count: length, first: first, second: second)
-            textCacheValues[slot] = value
+            textCache[slot] = CachedText(count: length, first: first, second: second, value: value)
             return value
         }
         let hash = UTF8Scan.hash(pointer, count: length)
         let slot = Int(truncatingIfNeeded: hash >> cacheShift)
-        let cached = textCache[slot]
-        if cached.count == length && cached.first == hash
-            && UTF8Scan.equal(bytes + Int(truncatingIfNeeded: cached.second), pointer, count: length)
+        if textCache[slot].count == length && textCache[slot].first == hash
+            && UTF8Scan.equal(bytes + Int(truncatingIfNeeded: textCache[slot].second), pointer, count: length)
         {
-            return textCacheValues[slot]
+            return textCache[slot].value
         }
         let value = try text(pointer, count: length, at: start)
-        textCache[slot] = CachedText(count: length, first: hash, second: UInt64(offset))
-        textCacheValues[slot] = value
+        textCache[slot] = CachedText(count: length, first: hash, second: UInt64(offset), value: value)
         return value
     }
 
