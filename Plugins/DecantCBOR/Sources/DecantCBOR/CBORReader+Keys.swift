@@ -4,9 +4,9 @@
 /// with a fast hash of those bytes; other keys are compared as values and hashed with `hashValue` (a text key made
 /// of chunks is hashed and compared by its bytes too, so that it equals the same text sent in one piece). A map
 /// compares each key with the earlier ones while it has few keys, then keeps an open-addressing hash table at the
-/// top of the used part of the reader's `slots` (the map that receives a key is always the innermost open one, so its table can
-/// grow in place). If the fast hash collides too often (crafted keys), the map rehashes its keys with the seeded
-/// `Hasher`, so that the check stays linear.
+/// top of the used part of the reader's `slots` (the map that receives a key is always the innermost open one, so
+/// its table can grow in place). If the fast hash collides too often (crafted keys), the map rehashes its keys with
+/// the seeded `Hasher`, so that the check stays linear.
 extension CBORReader {
     /// Keys compared one by one before a map builds its hash table.
     static let linearKeys = 8
@@ -94,7 +94,8 @@ extension CBORReader {
         return nil
     }
 
-    /// (Re)builds `frame`'s hash table, at the top of the used part of `slots`, with its first `keyCount` keys (all different).
+    /// (Re)builds `frame`'s hash table, at the top of the used part of `slots`, with its first `keyCount` keys (all
+    /// different).
     mutating func buildTable(for frame: inout CBORFrame, keyCount: Int) {
         var capacity = 32
         while capacity < 4 * keyCount { capacity *= 2 }

@@ -29,7 +29,8 @@ import Testing
     ]
 
     /// Invalid UTF-8 after an ASCII prefix of 0 to 40 bytes, in a value and in a key, in small and large bodies:
-    /// `invalidEncoding` at the first bad byte, or the replaced text with ``MessagePackParsingOptions/replacesInvalidUTF8``.
+    /// `invalidEncoding` at the first bad byte, or the replaced text with
+    /// ``MessagePackParsingOptions/replacesInvalidUTF8``.
     @Test(arguments: invalidSequences, [false, true])
     func invalidUTF8AfterAnASCIIPrefix(sequence: (String, String), largeBody: Bool) throws {
         let bad = MessagePackTestSupport.hex(sequence.0)
