@@ -16,8 +16,8 @@ public struct CBORParsingOptions: Sendable, Hashable {
     public static let defaultMaxItems = 10_000_000
 
     /// The deepest nesting of arrays, maps, tags and indefinite-length strings. Default 512. The parser keeps its own
-    /// stack, so parsing is safe at any limit; but Swift compares, hashes and releases a ``CBORValue`` recursively, so
-    /// keep the limit in the thousands (the configuration option allows up to 10,000).
+    /// stack, and ``CBORValue`` compares and hashes with one, so those are safe at any limit; but Swift releases a
+    /// value recursively, so keep the limit in the thousands (the configuration option allows up to 10,000).
     public var maxDepth: Int
     /// The most data items a body may declare: array elements and map keys and values are counted as their
     /// containers' lengths are read (before the items themselves), elements of indefinite-length containers as they

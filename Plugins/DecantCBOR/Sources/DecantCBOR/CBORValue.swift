@@ -30,7 +30,7 @@
 /// | NaN, infinities | `{"$float": "NaN"}`, `{"$float": "Infinity"}`, `{"$float": "-Infinity"}` |
 ///
 /// Equality is structural; floats compare as `Double`s do (so `NaN` is not equal to itself, and `0.0 == -0.0`).
-public indirect enum CBORValue: Sendable, Hashable {
+public enum CBORValue: Sendable, Hashable {
     /// One entry of a map.
     public struct MapEntry: Sendable, Hashable {
         /// The key.
@@ -61,7 +61,7 @@ public indirect enum CBORValue: Sendable, Hashable {
     /// A map (major type 5), its entries in document order.
     case map([MapEntry])
     /// A tag (major type 6) other than the bignums ``CBORParser`` turns into integers: the tag number and content.
-    case tag(UInt64, CBORValue)
+    indirect case tag(UInt64, CBORValue)
     /// A simple value (major type 7) other than `false`, `true`, `null` and `undefined`: 0-19 or 32-255.
     case simple(UInt8)
     /// `false` or `true` (simple values 20 and 21).

@@ -5,8 +5,8 @@ public struct MessagePackParsingOptions: Sendable, Hashable {
     /// The default ``maxBytes``: 64 MiB.
     public static let defaultMaxBytes = 64 * 1024 * 1024
 
-    /// The deepest nesting of arrays and maps (option `maxDepth`). The parser does not recurse, but comparing,
-    /// hashing and printing a value recurse once per level, so keep this bounded.
+    /// The deepest nesting of arrays and maps (option `maxDepth`). The parser does not recurse, nor do comparing and
+    /// hashing a value, but its canonical form and releasing it recurse once per level, so keep this bounded.
     public var maxDepth: Int
     /// The largest body parsed, in bytes (option `maxBytes`).
     public var maxBytes: Int

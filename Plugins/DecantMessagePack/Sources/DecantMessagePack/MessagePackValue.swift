@@ -13,7 +13,7 @@
 /// `{"$map": [[key, value], ...]}`; an extension is `{"$ext": type, "data": "<base64>"}`; a timestamp is
 /// `{"$timestamp": {"seconds": s, "nanoseconds": n}}`; NaN and the infinities are `{"$float": "NaN"}`,
 /// `{"$float": "Infinity"}` and `{"$float": "-Infinity"}`.
-public indirect enum MessagePackValue: Sendable, Hashable {
+public enum MessagePackValue: Sendable, Hashable {
     /// One key-value entry of a map.
     public struct Entry: Sendable, Hashable {
         /// The key, any value.

@@ -1,0 +1,98 @@
+/// Fast work on runs of bytes in the body, eight bytes at a time: an ASCII test, a comparison and a hash.
+enum UTF8Scan {
+    /// The high bit of every byte of a 64-bit word.
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether the `count` bytes at `start` are all ASCII.
+    @inline(__always)
+    static func isASCII(_ start: UnsafeRawPointer, count: Int) -> Bool {
+        var index = 0
+        var accumulated: UInt64 = 0
+        while index &+ 8 <= count {
+            accumulated |= start.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index &+= 8
+        }
+        while index < count {
+            accumulated |= UInt64(start.load(fromByteOffset: index, as: UInt8.self))
+            index &+= 1
+        }
+        return accumulated & highBits == 0
+    }
+
+    /// Whether the `count` bytes at `first` and at `second` are the same.
+    @inline(__always)
+    static func equal(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
+        var index = 0
+        while index &+ 8 <= count {
+            guard
+                first.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    == second.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            else { return false }
+            index &+= 8
+        }
+        while index < count {
+            guard
+                first.load(fromByteOffset: index, as: UInt8.self) == second.load(fromByteOffset: index, as: UInt8.self)
+            else { return false }
+            index &+= 1
+        }
+        return true
+    }
+
+    /// The `count` bytes (at most 16) at `start` as two little-endian words, zero beyond `count`: equal runs of the
+    /// same length have equal words, and nothing is read outside the run.
+    @inline(__always)
+    static func shortWords(_ start: UnsafeRawPointer, count: Int) -> (UInt64, UInt64) {
+        if count >= 8 {
+            let first = UInt64(littleEndian: start.loadUnaligned(as: UInt64.self))
+            if count == 8 { return (first, 0) }
+            let last = UInt64(littleEndian: start.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+            return (first, last >> UInt64(truncatingIfNeeded: 8 &* (16 &- count)))
+        }
+        var word: UInt64 = 0
+        var offset = 0
+        if count & 4 != 0 {
+            word = UInt64(UInt32(littleEndian: start.loadUnaligned(as: UInt32.self)))
+            offset = 4
+        }
+        if count & 2 != 0 {
+            let pair = UInt64(UInt16(littleEndian: start.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+            word |= pair << UInt64(truncatingIfNeeded: 8 &* offset)
+            offset &+= 2
+        }
+        if count & 1 != 0 {
+            let byte = UInt64(start.load(fromByteOffset: offset, as: UInt8.self))
+            word |= byte << UInt64(truncatingIfNeeded: 8 &* offset)
+        }
+        return (word, 0)
+    }
+
+    /// The hash of a run of at most 16 bytes, from its ``shortWords(_:count:)``.
+    @inline(__always)
+    static func hashShort(_ first: UInt64, _ second: UInt64, count: Int) -> UInt64 {
+        var hash = (first ^ 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9
+        hash ^= hash >> 31
+        hash = (hash ^ second ^ UInt64(truncatingIfNeeded: count)) &* 0x94D0_49BB_1331_11EB
+        return hash ^ (hash >> 29)
+    }
+
+    /// A fast hash of the `count` bytes at `start` (a multiply-and-fold over 64-bit words, not seeded: callers that
+    /// hash untrusted keys into a table guard against crafted collisions themselves).
+    @inline(__always)
+    static func hash(_ start: UnsafeRawPointer, count: Int) -> UInt64 {
+        if count <= 16 {
+            let (first, second) = shortWords(start, count: count)
+            return hashShort(first, second, count: count)
+        }
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: count)
+        var index = 0
+        while index &+ 8 < count {
+            hash = (hash ^ start.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 31
+            index &+= 8
+        }
+        // The last eight bytes, overlapping the previous word when the length is not a multiple of eight.
+        hash = (hash ^ start.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)) &* 0x94D0_49BB_1331_11EB
+        return hash ^ (hash >> 29)
+    }
+}
