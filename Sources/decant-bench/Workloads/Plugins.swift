@@ -87,22 +87,24 @@ enum PluginWorkloads {
                 name: "plugin.cbor", format: "CBOR", encode: BinaryEncodings.cbor,
                 decode: { data in
                     let parser = CBORParser()
-                    return { try countValues(parser.parse(data)) }
+                    return ({ try topLevelCount(parser.parse(data)) }, { try countValues(parser.parse(data)) })
                 })
             + binary(
                 name: "plugin.msgpack", format: "MessagePack", encode: BinaryEncodings.messagePack,
                 decode: { data in
                     let parser = MessagePackParser()
-                    return { try countValues(parser.parse(data)) }
+                    return ({ try topLevelCount(parser.parse(data)) }, { try countValues(parser.parse(data)) })
                 })
     }
 
     /// Two rows for a binary format: twitter.json's data encoded to it in the bench, decoded to values, in MB/s of the
     /// binary input. `name` against `JSONSerialization` on the JSON form, `name.json` against Decant's own
-    /// `JSONParser` on the JSON form: both sides decode the same data, so the ratio is one of values per second.
+    /// `JSONParser` on the JSON form: both sides decode the same data, so the ratio is one of values per second. Each
+    /// side parses and reads the top-level count, as `json.parse.*` does; `decode` also returns a walk of every value,
+    /// run once (untimed) to check that the tree holds the JSON's values.
     private static func binary(
         name: String, format: String, encode: @escaping @Sendable (JSONValue) -> Data,
-        decode: @escaping @Sendable (Data) -> @Sendable () throws -> Int
+        decode: @escaping @Sendable (Data) -> (parse: () throws -> Int, countEveryValue: () throws -> Int)
     ) -> [Workload] {
         let summary = "twitter.json's data as \(format) (encoded in the bench), decoded to values"
         func prepare(baseline: @escaping (Data) -> Contender) -> (RunSettings) throws -> Prepared {
@@ -110,8 +112,8 @@ enum PluginWorkloads {
                 let json = try Corpora.data(Corpora.JSONFile.twitter.relativePath)
                 let tree = try JSONParser().parse(json)
                 let encoded = encode(tree)
-                let run = decode(encoded)
-                let same = try run() == BinaryEncodings.valueCount(tree)
+                let (run, countEveryValue) = decode(encoded)
+                let same = try countEveryValue() == BinaryEncodings.valueCount(tree)
                 return .timed(
                     TimedBench(
                         quantity: Double(encoded.count), decant: Contender(name: "Decant \(format)", run: run),
@@ -132,6 +134,24 @@ enum PluginWorkloads {
                     return Contender(name: "Decant JSONParser") { try parser.parse(data).count }
                 })),
         ]
+    }
+
+    /// The number of members or elements of a CBOR value (1 for a scalar), as `JSONValue.count` reads it.
+    static func topLevelCount(_ value: CBORValue) -> Int {
+        switch value {
+        case .array(let elements): elements.count
+        case .map(let entries): entries.count
+        default: 1
+        }
+    }
+
+    /// The number of members or elements of a MessagePack value (1 for a scalar).
+    static func topLevelCount(_ value: MessagePackValue) -> Int {
+        switch value {
+        case .array(let elements): elements.count
+        case .map(let entries): entries.count
+        default: 1
+        }
     }
 
     /// The number of values in a CBOR tree (map keys not counted, as in ``BinaryEncodings/valueCount(_:)``).
