@@ -54,7 +54,8 @@ struct JSONScanner: ~Copyable {
     }
 
     let p: UnsafeMutablePointer<UInt8>
-    let end: Int
+    /// The end of the text being scanned (``scanText(from:to:)`` moves it from text to text).
+    private(set) var end: Int
     let maxDepth: Int
     let rejectsDuplicates: Bool
     let removesNulls: Bool
@@ -160,9 +161,26 @@ struct JSONScanner: ~Copyable {
 
     // MARK: Document
 
-    /// Scans the whole text.
-    mutating func scan() throws(JSONSyntaxError) {
-        var i = skipWhitespace(0)
+    /// Scans one more text of a buffer that holds several, each followed by ``padding`` zero bytes: the text between
+    /// `start` and `stop`, appended to the tape after the texts scanned before. Returns the tape index of its root;
+    /// after an error the tape is as it was, so the next text can be scanned.
+    mutating func scanText(from start: Int, to stop: Int) throws(JSONSyntaxError) -> Int {
+        let root = tapeCount
+        end = stop
+        hashCount = 0
+        do {
+            try scan(startingAt: start)
+        } catch {
+            tapeCount = root
+            hashCount = 0
+            throw error
+        }
+        return root
+    }
+
+    /// Scans the whole text (from `start`, 0 for a buffer of one text).
+    mutating func scan(startingAt start: Int = 0) throws(JSONSyntaxError) {
+        var i = skipWhitespace(start)
         if i >= end { throw JSONSyntaxError(offset: i, reason: .empty) }
         if !allowsFragments && p[i] != UInt8(ascii: "[") && p[i] != UInt8(ascii: "{") {
             throw JSONSyntaxError(offset: i, reason: .fragmentNotAllowed)
