@@ -362,4 +362,91 @@ private struct LinesFactory: SerializerFactory {
             #expect(offsets.first == 0)
         }
     }
+
+    /// The framer's lines against a byte-at-a-time reference written here, on random bodies whose line ends fall at
+    /// every position of the framer's 64-byte blocks (runs of up to 150 bytes between them), for every mode, whole
+    /// and in random chunks, through the closure and the generic sink.
+    @Test(arguments: [LineFramer.LineEnds.lineFeed, .carriageReturnOrLineFeed, .recordSeparator])
+    func matchesAByteAtATimeReference(lineEnds: LineFramer.LineEnds) throws {
+        var generator = SplitMix64(state: 42)
+        for round in 0..<40 {
+            var body: [UInt8] = []
+            while body.count < 3_000 {
+                let run = Int.random(in: 0...(round % 2 == 0 ? 150 : 12), using: &generator)
+                body += (0..<run).map { _ in UInt8.random(in: 0x20...0x7E, using: &generator) }
+                body.append([0x0A, 0x0D, 0x1E, 0x0D, 0x0A].randomElement(using: &generator)!)
+            }
+            if round % 3 == 0 { body += Array("tail".utf8) }
+            let expected = Self.reference(body, lineEnds: lineEnds)
+            #expect(Self.framed([body], lineEnds: lineEnds, generic: false) == expected, "round \(round)")
+            #expect(Self.framed([body], lineEnds: lineEnds, generic: true) == expected, "round \(round)")
+            let chunks = randomChunks(body, seed: UInt64(round + 1), maxChunk: round % 4 == 0 ? 3 : 200)
+            #expect(Self.framed(chunks, lineEnds: lineEnds, generic: round % 2 == 1) == expected, "round \(round)")
+        }
+    }
+
+    /// "offset:text:terminated" for each line of `body`, found one byte at a time.
+    static func reference(_ body: [UInt8], lineEnds: LineFramer.LineEnds) -> [String] {
+        var lines: [String] = []
+        var start = 0
+        var index = 0
+        func line(_ end: Int, terminated: Bool) {
+            lines.append("\(start):\(String(decoding: body[start..<end], as: UTF8.self)):\(terminated)")
+        }
+        while index < body.count {
+            let byte = body[index]
+            switch lineEnds {
+            case .lineFeed where byte == 0x0A:
+                line(index > start && body[index - 1] == 0x0D ? index - 1 : index, terminated: true)
+                start = index + 1
+            case .carriageReturnOrLineFeed where byte == 0x0A || byte == 0x0D:
+                line(index, terminated: true)
+                if byte == 0x0D, index + 1 < body.count, body[index + 1] == 0x0A { index += 1 }
+                start = index + 1
+            case .recordSeparator where byte == 0x1E:
+                line(index, terminated: true)
+                start = index + 1
+            default:
+                break
+            }
+            index += 1
+        }
+        if start < body.count { line(body.count, terminated: false) }
+        return lines
+    }
+
+    struct Collector: LineSink {
+        var lines: [String] = []
+        mutating func take(_ piece: LineFramer.Piece) throws(SerializationError) {
+            guard case .line(let bytes, let offset, let terminated) = piece else {
+                throw SerializationError(code: .limitExceeded, message: "oversized")
+            }
+            lines.append("\(offset):\(String(decoding: bytes, as: UTF8.self)):\(terminated)")
+        }
+    }
+
+    static func framed(_ chunks: [[UInt8]], lineEnds: LineFramer.LineEnds, generic: Bool) -> [String] {
+        var framer = LineFramer(lineEnds: lineEnds, maxLineBytes: 10_000)
+        var collector = Collector()
+        var failure: SerializationError?
+        for chunk in chunks {
+            chunk.withUnsafeBytes { raw in
+                do throws(SerializationError) {
+                    if generic {
+                        try framer.consume(raw, into: &collector)
+                    } else {
+                        try framer.consume(raw) { (piece) throws(SerializationError) in try collector.take(piece) }
+                    }
+                } catch {
+                    failure = error
+                }
+            }
+        }
+        do throws(SerializationError) {
+            try framer.finish(into: &collector)
+        } catch {
+            failure = error
+        }
+        return failure == nil ? collector.lines : ["failed"]
+    }
 }

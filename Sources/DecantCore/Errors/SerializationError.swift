@@ -67,27 +67,61 @@ public struct SerializationError: Error, Sendable {
         public static let serializerFailed = Code("serializerFailed")
     }
 
+    /// The fields, shared by copies: an error is one reference wide, so that a `Result` or a typed `throws` of it costs
+    /// what its success costs, and a stream's records are not as large as an error.
+    private var fields: Fields
+
     /// What kind of failure this is.
-    public var code: Code
+    public var code: Code {
+        get { fields.code }
+        set { update { $0.code = newValue } }
+    }
     /// A sentence saying what failed and how to fix it.
-    public var message: String
+    public var message: String {
+        get { fields.message }
+        set { update { $0.message = newValue } }
+    }
     /// The media type the response was handled as, when known.
-    public var mediaType: MediaType?
+    public var mediaType: MediaType? {
+        get { fields.mediaType }
+        set { update { $0.mediaType = newValue } }
+    }
     /// The serializer that failed, when one did.
-    public var serializerID: SerializerID?
+    public var serializerID: SerializerID? {
+        get { fields.serializerID }
+        set { update { $0.serializerID = newValue } }
+    }
     /// The byte offset in the body where the failure was found, when known.
-    public var offset: Int?
+    public var offset: Int? {
+        get { fields.offset }
+        set { update { $0.offset = newValue } }
+    }
     /// The coding path (keys and indices) of a `Decodable` or option failure, when known.
-    public var codingPath: [String]
+    public var codingPath: [String] {
+        get { fields.codingPath }
+        set { update { $0.codingPath = newValue } }
+    }
     /// The error this one wraps, such as a `DecodingError`; never swallowed.
-    public var underlying: (any Error)?
+    public var underlying: (any Error)? {
+        get { fields.underlying }
+        set { update { $0.underlying = newValue } }
+    }
     /// The errors of every serializer that was tried, in order, when a compound serializer failed; or the error of
     /// decoding the error body when the status was unacceptable.
-    public var attempts: [SerializationError]
+    public var attempts: [SerializationError] {
+        get { fields.attempts }
+        set { update { $0.attempts = newValue } }
+    }
     /// The response that failed, body included.
-    public var response: Response?
+    public var response: Response? {
+        get { fields.response }
+        set { update { $0.response = newValue } }
+    }
     /// A value decoded from the body of an unacceptable-status response (for example a problem+json document).
-    public var errorValue: (any Sendable)?
+    public var errorValue: (any Sendable)? {
+        get { fields.errorValue }
+        set { update { $0.errorValue = newValue } }
+    }
 
     /// Creates an error.
     public init(
@@ -102,16 +136,49 @@ public struct SerializationError: Error, Sendable {
         response: Response? = nil,
         errorValue: (any Sendable)? = nil
     ) {
-        self.code = code
-        self.message = message
-        self.mediaType = mediaType
-        self.serializerID = serializerID
-        self.offset = offset
-        self.codingPath = codingPath
-        self.underlying = underlying
-        self.attempts = attempts
-        self.response = response
-        self.errorValue = errorValue
+        fields = Fields(
+            Fields.Values(
+                code: code, message: message, mediaType: mediaType, serializerID: serializerID, offset: offset,
+                codingPath: codingPath, underlying: underlying, attempts: attempts, response: response,
+                errorValue: errorValue))
+    }
+
+    /// Changes a field: in place when this copy is the only one, else in a fresh copy of the fields.
+    private mutating func update(_ change: (inout Fields.Values) -> Void) {
+        if !isKnownUniquelyReferenced(&fields) { fields = Fields(fields.values) }
+        change(&fields.values)
+    }
+
+    /// The storage of an error's fields. Mutated only through ``update(_:)``, when uniquely referenced, which is
+    /// what makes sharing it between threads safe.
+    private final class Fields: @unchecked Sendable {
+        struct Values {
+            var code: Code
+            var message: String
+            var mediaType: MediaType?
+            var serializerID: SerializerID?
+            var offset: Int?
+            var codingPath: [String]
+            var underlying: (any Error)?
+            var attempts: [SerializationError]
+            var response: Response?
+            var errorValue: (any Sendable)?
+        }
+
+        var values: Values
+
+        init(_ values: Values) { self.values = values }
+
+        var code: Code { values.code }
+        var message: String { values.message }
+        var mediaType: MediaType? { values.mediaType }
+        var serializerID: SerializerID? { values.serializerID }
+        var offset: Int? { values.offset }
+        var codingPath: [String] { values.codingPath }
+        var underlying: (any Error)? { values.underlying }
+        var attempts: [SerializationError] { values.attempts }
+        var response: Response? { values.response }
+        var errorValue: (any Sendable)? { values.errorValue }
     }
 
     /// Wraps any error: a ``SerializationError`` is returned as it is (with missing context filled in), anything

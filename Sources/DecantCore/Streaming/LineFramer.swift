@@ -37,18 +37,19 @@ public struct LineFramer: Sendable {
     /// The longest line (without its end) that is handed out; a longer one is ``Piece/oversized(offset:length:)``.
     public let maxLineBytes: Int
     /// The number of bytes consumed so far: the offset of the next byte.
-    public private(set) var offset = 0
+    public var offset: Int { consumed }
+    @usableFromInline var consumed = 0
 
     /// The beginning of a line cut by a chunk boundary.
-    private var carry: [UInt8] = []
+    @usableFromInline var carry: [UInt8] = []
     /// The length of the current line so far, kept or not.
-    private var lineLength = 0
+    @usableFromInline var lineLength = 0
     /// Whether the current line is longer than the limit (its bytes are dropped).
-    private var oversized = false
+    @usableFromInline var oversized = false
     /// Whether the last byte consumed was a CR ending a line, so that an LF first in the next chunk belongs to it.
-    private var afterCarriageReturn = false
+    @usableFromInline var afterCarriageReturn = false
     /// Whether the current line's bytes so far end with a CR (with `lineFeed`, it goes if an LF comes next).
-    private var previousChunkEndedWithCarriageReturn = false
+    @usableFromInline var previousChunkEndedWithCarriageReturn = false
 
     /// Creates a framer.
     public init(lineEnds: LineEnds, maxLineBytes: Int) {
@@ -62,43 +63,87 @@ public struct LineFramer: Sendable {
     public mutating func consume(
         _ bytes: UnsafeRawBufferPointer, _ body: (Piece) throws(SerializationError) -> Void
     ) throws(SerializationError) {
+        var failure: SerializationError?
+        withoutActuallyEscaping(body) { body in
+            var sink = ClosureSink(body: body)
+            do throws(SerializationError) {
+                try consume(bytes, into: &sink)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The body ended: hands out the last line if it has no line end (`terminated` is `false`).
+    ///
+    /// - Throws: what `body` throws.
+    public mutating func finish(_ body: (Piece) throws(SerializationError) -> Void) throws(SerializationError) {
+        var failure: SerializationError?
+        withoutActuallyEscaping(body) { body in
+            var sink = ClosureSink(body: body)
+            do throws(SerializationError) {
+                try finish(into: &sink)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Consumes the next bytes, handing `sink` each line they end. The generic form of ``consume(_:_:)``: it is
+    /// specialised for the sink, whose ``LineSink/take(_:)`` is inlined into the scanning loop (the form to use when
+    /// lines are short and many).
+    ///
+    /// - Throws: what the sink throws.
+    @inlinable
+    public mutating func consume<Sink: LineSink>(
+        _ bytes: UnsafeRawBufferPointer, into sink: inout Sink
+    ) throws(SerializationError) {
         var start = 0
         let count = bytes.count
         if afterCarriageReturn, count > 0 {
             afterCarriageReturn = false
             if bytes[0] == 0x0A { start = 1 }
         }
-        let base = offset
+        let base = consumed
         var position = start
         let delimiter: UInt8 = lineEnds == .recordSeparator ? 0x1E : 0x0A
         let carriageReturn = lineEnds == .carriageReturnOrLineFeed
-        while let end = Self.lineEnd(in: bytes, from: position, delimiter: delimiter, carriageReturn: carriageReturn) {
-            var next = end + 1
+        var finder = EndFinder(bytes: bytes, delimiter: delimiter, carriageReturn: carriageReturn)
+        while let end = finder.next(from: position) {
+            var next = end &+ 1
             var contentEnd = end
             // Where the line began: before a CR carried from the previous chunk is dropped from its end.
-            let lineStart = base + position - lineLength
+            let lineStart = base &+ position &- lineLength
             if carriageReturn, bytes[end] == 0x0D {
                 // Only reachable with `carriageReturnOrLineFeed`: CR LF is one line end.
                 if next < count {
-                    if bytes[next] == 0x0A { next += 1 }
+                    if bytes[next] == 0x0A { next &+= 1 }
                 } else {
                     afterCarriageReturn = true
                 }
             } else if lineEnds == .lineFeed {
-                if contentEnd > position, bytes[contentEnd - 1] == 0x0D {
-                    contentEnd -= 1
+                if contentEnd > position, bytes[contentEnd &- 1] == 0x0D {
+                    contentEnd &-= 1
                 } else if contentEnd == start, lineLength > 0, previousChunkEndedWithCarriageReturn {
                     // The CR was the last byte of the previous chunk.
                     if !oversized { carry.removeLast() }
                     lineLength -= 1
                 }
             }
-            try emit(UnsafeRawBufferPointer(rebasing: bytes[position..<contentEnd]), lineStart: lineStart, body)
+            let tail = UnsafeRawBufferPointer(rebasing: bytes[position..<contentEnd])
+            if lineLength == 0, tail.count <= maxLineBytes {
+                // The common case: the whole line is in this chunk.
+                try sink.take(.line(tail, offset: lineStart, terminated: true))
+            } else {
+                try emitLong(tail, lineStart: lineStart, into: &sink)
+            }
             position = next
         }
         // The rest is the beginning of a line.
-        let rest = count - position
-        if count > 0 { previousChunkEndedWithCarriageReturn = rest > 0 && bytes[count - 1] == 0x0D }
+        let rest = count &- position
+        if count > 0 { previousChunkEndedWithCarriageReturn = rest > 0 && bytes[count &- 1] == 0x0D }
         if rest > 0 {
             lineLength += rest
             if !oversized, lineLength > maxLineBytes + (lineEnds == .lineFeed ? 1 : 0) {
@@ -108,52 +153,56 @@ public struct LineFramer: Sendable {
             }
             if !oversized { carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[position...])) }
         }
-        offset = base + count
+        consumed = base &+ count
     }
 
-    /// The body ended: hands out the last line if it has no line end (`terminated` is `false`).
+    /// The body ended: hands `sink` the last line if it has no line end (`terminated` is `false`).
     ///
-    /// - Throws: what `body` throws.
-    public mutating func finish(_ body: (Piece) throws(SerializationError) -> Void) throws(SerializationError) {
+    /// - Throws: what the sink throws.
+    @inlinable
+    public mutating func finish<Sink: LineSink>(into sink: inout Sink) throws(SerializationError) {
         afterCarriageReturn = false
         guard lineLength > 0 else { return }
-        let lineStart = offset - lineLength
+        let lineStart = consumed - lineLength
         if oversized || lineLength > maxLineBytes {
             let length = lineLength
             reset()
-            try body(.oversized(offset: lineStart, length: length))
+            try sink.take(.oversized(offset: lineStart, length: length))
             return
         }
         let line = carry
         reset()
         try Self.withBytes(of: line) { (raw) throws(SerializationError) in
-            try body(.line(raw, offset: lineStart, terminated: false))
+            try sink.take(.line(raw, offset: lineStart, terminated: false))
         }
     }
 
-    /// Hands out the current line, `tail` being its last bytes (in the current chunk), and starts the next.
-    private mutating func emit(
-        _ tail: UnsafeRawBufferPointer, lineStart: Int, _ body: (Piece) throws(SerializationError) -> Void
+    /// Hands out a line that began in an earlier chunk or is over the limit, `tail` being its last bytes (in the
+    /// current chunk), and starts the next.
+    @inlinable
+    mutating func emitLong<Sink: LineSink>(
+        _ tail: UnsafeRawBufferPointer, lineStart: Int, into sink: inout Sink
     ) throws(SerializationError) {
         let length = lineLength + tail.count
         if oversized || length > maxLineBytes {
             reset()
-            try body(.oversized(offset: lineStart, length: length))
+            try sink.take(.oversized(offset: lineStart, length: length))
         } else if carry.isEmpty {
             reset()
-            try body(.line(tail, offset: lineStart, terminated: true))
+            try sink.take(.line(tail, offset: lineStart, terminated: true))
         } else {
             var line = carry
             line.append(contentsOf: tail)
             reset()
             try Self.withBytes(of: line) { (raw) throws(SerializationError) in
-                try body(.line(raw, offset: lineStart, terminated: true))
+                try sink.take(.line(raw, offset: lineStart, terminated: true))
             }
         }
     }
 
     /// `array.withUnsafeBytes` with a typed error.
-    private static func withBytes(
+    @usableFromInline
+    static func withBytes(
         of array: [UInt8], _ body: (UnsafeRawBufferPointer) throws(SerializationError) -> Void
     ) throws(SerializationError) {
         var failure: SerializationError?
@@ -167,35 +216,120 @@ public struct LineFramer: Sendable {
         if let failure { throw failure }
     }
 
-    private mutating func reset() {
-        carry.removeAll(keepingCapacity: true)
+    @inlinable @inline(__always)
+    mutating func reset() {
+        if !carry.isEmpty { carry.removeAll(keepingCapacity: true) }
         lineLength = 0
         oversized = false
     }
+}
 
-    /// The index of the first `delimiter` (or CR, when `carriageReturn`) at or after `start`.
-    @inline(__always)
-    private static func lineEnd(
-        in bytes: UnsafeRawBufferPointer, from start: Int, delimiter: UInt8, carriageReturn: Bool
-    ) -> Int? {
-        var index = start
-        let count = bytes.count
-        let lineFeed = SIMD16<UInt8>(repeating: delimiter)
-        let cr = SIMD16<UInt8>(repeating: 0x0D)
-        while index + 16 <= count {
-            let block = bytes.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
-            var found = block .== lineFeed
-            if carriageReturn { found .|= block .== cr }
-            if any(found) {
-                for lane in 0..<16 where found[lane] { return index + lane }
-            }
-            index += 16
-        }
-        while index < count {
-            let byte = bytes[index]
-            if byte == delimiter || (carriageReturn && byte == 0x0D) { return index }
-            index += 1
-        }
-        return nil
+/// Finds the line ends of a chunk in order: the ends in 64 bytes are found at once, as one bit each in a mask, and
+/// each next end is the lowest bit left. Finding a line's end then does not wait for the end of the line before it
+/// (short lines cost a few instructions each), and every byte is looked at once.
+@usableFromInline
+struct EndFinder {
+    @usableFromInline let bytes: UnsafeRawBufferPointer
+    @usableFromInline let delimiter: UInt8
+    @usableFromInline let carriageReturn: Bool
+    /// The offset of the 64 bytes `mask` covers.
+    @usableFromInline var blockStart = -64
+    /// Bit `i` is set when the byte at `blockStart + i` ends a line.
+    @usableFromInline var mask: UInt64 = 0
+
+    @inlinable
+    init(bytes: UnsafeRawBufferPointer, delimiter: UInt8, carriageReturn: Bool) {
+        self.bytes = bytes
+        self.delimiter = delimiter
+        self.carriageReturn = carriageReturn
     }
+
+    /// The offset of the first `delimiter` (or CR, when `carriageReturn`) at or after `position`, which never goes
+    /// back from one call to the next.
+    @inlinable @inline(__always)
+    mutating func next(from position: Int) -> Int? {
+        while true {
+            // Negative after a move to the next block, which lies wholly after `position`.
+            let shift = position &- blockStart
+            if shift < 64 {
+                let left = shift <= 0 ? mask : mask & (UInt64.max &<< UInt64(truncatingIfNeeded: shift))
+                if left != 0 { return blockStart &+ left.trailingZeroBitCount }
+                blockStart &+= 64
+            } else {
+                blockStart = position
+            }
+            guard blockStart < bytes.count else {
+                mask = 0
+                return nil
+            }
+            mask = bytes.count &- blockStart >= 64 ? wholeBlock() : partialBlock()
+        }
+    }
+
+    /// The mask of the 64 bytes at `blockStart`, eight at a time by a word-wide zero-byte test (measured faster
+    /// here than comparing vectors and gathering their lanes).
+    @inlinable @inline(__always)
+    func wholeBlock() -> UInt64 {
+        var mask: UInt64 = 0
+        if carriageReturn {
+            for word in 0..<8 {
+                mask |= Self.ends(in: load(word), delimiter: delimiter, carriageReturn: true) &<< UInt64(word &* 8)
+            }
+        } else {
+            for word in 0..<8 {
+                mask |= Self.ends(in: load(word), delimiter: delimiter, carriageReturn: false) &<< UInt64(word &* 8)
+            }
+        }
+        return mask
+    }
+
+    /// Word `word` of the block at `blockStart`.
+    @inlinable @inline(__always)
+    func load(_ word: Int) -> UInt64 {
+        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: blockStart &+ word &* 8, as: UInt64.self))
+    }
+
+    /// The mask of the last bytes (fewer than 64), one at a time.
+    @usableFromInline
+    func partialBlock() -> UInt64 {
+        var mask: UInt64 = 0
+        for index in 0..<(bytes.count &- blockStart) {
+            let byte = bytes[blockStart &+ index]
+            if byte == delimiter || (carriageReturn && byte == 0x0D) { mask |= 1 &<< UInt64(index) }
+        }
+        return mask
+    }
+
+    /// Bit `i` set when byte `i` of `word` is `delimiter` (or CR, when `carriageReturn`).
+    @inlinable @inline(__always)
+    static func ends(in word: UInt64, delimiter: UInt8, carriageReturn: Bool) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var zeros = zeroBytes(word ^ (ones &* UInt64(delimiter)))
+        if carriageReturn { zeros |= zeroBytes(word ^ (ones &* 0x0D)) }
+        // The high bit of byte i, moved to bit 56 + i, then down.
+        return ((zeros &>> 7) &* 0x0102_0408_1020_4080) &>> 56
+    }
+
+    /// The high bit of each byte of `word` that is zero (exactly: no borrow crosses bytes).
+    @inlinable @inline(__always)
+    static func zeroBytes(_ word: UInt64) -> UInt64 {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ~(((word & low) &+ low) | word | low)
+    }
+}
+
+/// What a ``LineFramer`` hands its lines to, in the generic ``LineFramer/consume(_:into:)``: usually a decoder's
+/// parsing state, so that the per-line work is inlined into the framing loop.
+public protocol LineSink {
+    /// Takes the next line (or a line over the limit), in the order of the body.
+    ///
+    /// - Throws: ``SerializationError`` to stop the framing; the framer then throws it.
+    mutating func take(_ piece: LineFramer.Piece) throws(SerializationError)
+}
+
+/// A closure as a ``LineSink``, for ``LineFramer/consume(_:_:)``.
+struct ClosureSink: LineSink {
+    let body: (LineFramer.Piece) throws(SerializationError) -> Void
+
+    func take(_ piece: LineFramer.Piece) throws(SerializationError) { try body(piece) }
 }

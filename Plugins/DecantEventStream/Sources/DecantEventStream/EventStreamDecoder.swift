@@ -18,30 +18,30 @@ public import DecantCore
 /// a `limitExceeded` record error, its bytes not kept.
 public struct EventStreamDecoder: RecordDecoder {
     private var framer: LineFramer
-    private var data: [UInt8] = []
-    private var eventType: [UInt8] = []
-    private var lastEventID = ""
-    /// The offset of the first line of the current event, for errors.
-    private var eventStart: Int?
-    private var eventTooLarge = false
-    private let maxRecordBytes: Int
+    private var state: State
 
     /// The reconnection time, in milliseconds, last set by a valid `retry` field.
-    public private(set) var retry: Int?
+    public var retry: Int? { state.retry }
 
     /// Creates a parser.
     public init(maxRecordBytes: Int) {
-        self.maxRecordBytes = maxRecordBytes
         framer = LineFramer(lineEnds: .carriageReturnOrLineFeed, maxLineBytes: maxRecordBytes)
+        state = State(maxRecordBytes: maxRecordBytes)
     }
 
     /// Feeds bytes; appends each event they dispatch.
     public mutating func consume(
         _ bytes: UnsafeRawBufferPointer, into records: inout [Result<ServerSentEvent, SerializationError>]
     ) throws(SerializationError) {
-        var state = State(from: self)
-        try framer.consume(bytes) { piece in state.take(piece, into: &records) }
-        state.store(into: &self)
+        // The state (with the records) leaves `self` while the framer (also in `self`) hands it lines.
+        var state = self.state
+        self.state = State(maxRecordBytes: 0)
+        swap(&state.records, &records)
+        defer {
+            swap(&state.records, &records)
+            self.state = state
+        }
+        try framer.consume(bytes, into: &state)
     }
 
     /// The body ended: an event without its empty line is discarded.
@@ -51,43 +51,33 @@ public struct EventStreamDecoder: RecordDecoder {
         throws(SerializationError)
     {
         try framer.finish { _ in }
-        data = []
-        eventType = []
-        eventStart = nil
-        eventTooLarge = false
+        state.discardEvent()
     }
 
-    /// The parsing state, moved out of `self` while the framer (also in `self`) calls back.
-    private struct State {
-        var data: [UInt8]
-        var eventType: [UInt8]
-        var lastEventID: String
+    /// The parsing state between lines.
+    private struct State: LineSink {
+        /// The events dispatched during the current ``consume(_:into:)`` (empty between calls).
+        var records: [Result<ServerSentEvent, SerializationError>] = []
+        /// The data of the current event when it has one `data` line: its value, decoded.
+        var singleData: String?
+        /// The data of the current event when it has several `data` lines: their values, each followed by LF.
+        var data: [UInt8] = []
+        /// The type set by the current event's last `event` field.
+        var eventType: String?
+        /// The last type decoded, and its bytes: a stream repeats its few types, decoded once.
+        var cachedType = ""
+        var cachedTypeBytes: [UInt8] = []
+        var lastEventID = ""
+        /// The offset of the first line of the current event, for errors.
         var eventStart: Int?
-        var eventTooLarge: Bool
+        var eventTooLarge = false
         var retry: Int?
         let maxRecordBytes: Int
 
-        init(from decoder: EventStreamDecoder) {
-            data = decoder.data
-            eventType = decoder.eventType
-            lastEventID = decoder.lastEventID
-            eventStart = decoder.eventStart
-            eventTooLarge = decoder.eventTooLarge
-            retry = decoder.retry
-            maxRecordBytes = decoder.maxRecordBytes
-        }
+        init(maxRecordBytes: Int) { self.maxRecordBytes = maxRecordBytes }
 
-        func store(into decoder: inout EventStreamDecoder) {
-            decoder.data = data
-            decoder.eventType = eventType
-            decoder.lastEventID = lastEventID
-            decoder.eventStart = eventStart
-            decoder.eventTooLarge = eventTooLarge
-            decoder.retry = retry
-        }
-
-        mutating func take(_ piece: LineFramer.Piece, into records: inout [Result<ServerSentEvent, SerializationError>])
-        {
+        @inline(__always)
+        mutating func take(_ piece: LineFramer.Piece) {
             switch piece {
             case .oversized(let offset, _):
                 if eventStart == nil { eventStart = offset }
@@ -96,18 +86,66 @@ public struct EventStreamDecoder: RecordDecoder {
                 if offset == 0, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
                     line = UnsafeRawBufferPointer(rebasing: line[3...])
                 }
-                if line.isEmpty {
-                    dispatch(into: &records)
+                let count = line.count
+                if count == 0 {
+                    dispatch()
                     return
                 }
                 if eventStart == nil { eventStart = offset }
-                if line[0] == UInt8(ascii: ":") { return }
-                let colon = line.firstIndex(of: UInt8(ascii: ":"))
-                let name = UnsafeRawBufferPointer(rebasing: line[..<(colon ?? line.count)])
-                var valueStart = colon.map { $0 + 1 } ?? line.count
-                if valueStart < line.count, line[valueStart] == 0x20 { valueStart += 1 }
-                let value = UnsafeRawBufferPointer(rebasing: line[valueStart...])
-                field(name, value)
+                // The two fields of nearly every line, recognised by one load each.
+                if count >= 5, line.loadUnaligned(as: UInt32.self) == Self.dataName, line[4] == UInt8(ascii: ":") {
+                    let valueStart = count > 5 && line[5] == 0x20 ? 6 : 5
+                    return addData(UnsafeRawBufferPointer(rebasing: line[valueStart...]))
+                }
+                if count >= 6, line.loadUnaligned(as: UInt32.self) == Self.eventName, line[4] == UInt8(ascii: "t"),
+                    line[5] == UInt8(ascii: ":")
+                {
+                    let valueStart = count > 6 && line[6] == 0x20 ? 7 : 6
+                    return setType(UnsafeRawBufferPointer(rebasing: line[valueStart...]))
+                }
+                var colon = 0
+                while colon < count, line[colon] != UInt8(ascii: ":") { colon &+= 1 }
+                if colon == 0 { return }  // a comment
+                var valueStart = colon < count ? colon &+ 1 : count
+                if valueStart < count, line[valueStart] == 0x20 { valueStart &+= 1 }
+                field(
+                    UnsafeRawBufferPointer(rebasing: line[..<colon]),
+                    UnsafeRawBufferPointer(rebasing: line[valueStart...]))
+            }
+        }
+
+        /// `data` and `even` as the first four bytes of a line, loaded as one integer in this machine's order.
+        static let dataName = UInt32(littleEndian: 0x6174_6164)
+        static let eventName = UInt32(littleEndian: 0x6E65_7665)
+
+        /// Whether `bytes` and `array` hold the same bytes: eight at a time, then four, then one.
+        @inline(__always)
+        static func equal(_ bytes: UnsafeRawBufferPointer, _ array: [UInt8]) -> Bool {
+            guard bytes.count == array.count else { return false }
+            return array.withUnsafeBytes { stored in
+                var index = 0
+                let count = stored.count
+                while index &+ 8 <= count {
+                    if stored.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                        != bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    {
+                        return false
+                    }
+                    index &+= 8
+                }
+                if index &+ 4 <= count {
+                    if stored.loadUnaligned(fromByteOffset: index, as: UInt32.self)
+                        != bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self)
+                    {
+                        return false
+                    }
+                    index &+= 4
+                }
+                while index < count {
+                    if stored[index] != bytes[index] { return false }
+                    index &+= 1
+                }
+                return true
             }
         }
 
@@ -120,20 +158,13 @@ public struct EventStreamDecoder: RecordDecoder {
             return true
         }
 
+        @inline(__always)
         mutating func field(_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) {
             switch name.count {
             case 4 where Self.isName(name, "data"):
-                guard !eventTooLarge else { return }
-                if data.count + value.count + 1 > maxRecordBytes + 1 {
-                    eventTooLarge = true
-                    data = []
-                    return
-                }
-                data.append(contentsOf: value)
-                data.append(0x0A)
+                addData(value)
             case 5 where Self.isName(name, "event"):
-                eventType.removeAll(keepingCapacity: true)
-                eventType.append(contentsOf: value)
+                setType(value)
             case 2 where Self.isName(name, "id"):
                 if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
             case 5 where Self.isName(name, "retry"):
@@ -151,33 +182,84 @@ public struct EventStreamDecoder: RecordDecoder {
             }
         }
 
-        mutating func dispatch(into records: inout [Result<ServerSentEvent, SerializationError>]) {
-            defer {
-                data.removeAll(keepingCapacity: true)
-                eventType.removeAll(keepingCapacity: true)
-                eventStart = nil
-                eventTooLarge = false
+        /// A `data` field: its value is appended to the data.
+        @inline(__always)
+        mutating func addData(_ value: UnsafeRawBufferPointer) {
+            guard !eventTooLarge else { return }
+            if data.isEmpty {
+                if singleData == nil {
+                    guard value.count <= maxRecordBytes else { return tooLarge() }
+                    singleData = String(decoding: value, as: UTF8.self)
+                    return
+                }
+                // A second line: the data becomes bytes, joined with LF.
+                data.append(contentsOf: singleData.take()!.utf8)
+                data.append(0x0A)
             }
+            guard data.count + value.count <= maxRecordBytes else { return tooLarge() }
+            data.append(contentsOf: value)
+            data.append(0x0A)
+        }
+
+        /// An `event` field: the type of the current event.
+        @inline(__always)
+        mutating func setType(_ value: UnsafeRawBufferPointer) {
+            if value.isEmpty {
+                eventType = nil  // an empty type dispatches as `message`
+            } else if Self.equal(value, cachedTypeBytes) {
+                eventType = cachedType
+            } else {
+                cachedTypeBytes.removeAll(keepingCapacity: true)
+                cachedTypeBytes.append(contentsOf: value)
+                cachedType = String(decoding: value, as: UTF8.self)
+                eventType = cachedType
+            }
+        }
+
+        /// The current event's data is over the limit: its bytes are dropped and it becomes an error.
+        mutating func tooLarge() {
+            eventTooLarge = true
+            singleData = nil
+            data = []
+        }
+
+        /// Forgets the current event (its type and data), keeping the last event ID and the retry time.
+        @inline(__always)
+        mutating func discardEvent() {
+            singleData = nil
+            if !data.isEmpty { data.removeAll(keepingCapacity: true) }
+            eventType = nil
+            eventStart = nil
+            eventTooLarge = false
+        }
+
+        @inline(__always)
+        mutating func dispatch() {
+            defer { discardEvent() }
             if eventTooLarge {
-                let offset = eventStart ?? 0
-                records.append(
-                    .failure(
-                        SerializationError(
-                            code: .limitExceeded,
-                            message: "The event at offset \(offset) is larger than the limit of \(maxRecordBytes) "
-                                + "bytes. Raise StreamOptions.maxRecordBytes (the option maxRecordBytes) if such "
-                                + "events are expected.",
-                            offset: offset)))
+                records.append(.failure(tooLargeError()))
                 return
             }
-            guard !data.isEmpty else { return }
-            data.removeLast()  // the LF after the last data line
-            let type = eventType.isEmpty ? "message" : String(decoding: eventType, as: UTF8.self)
+            let text: String
+            if let single = singleData.take() {
+                text = single
+            } else if !data.isEmpty {
+                text = data.withUnsafeBufferPointer { String(decoding: $0.dropLast(), as: UTF8.self) }
+            } else {
+                return
+            }
             records.append(
                 .success(
-                    ServerSentEvent(
-                        type: type, data: String(decoding: data, as: UTF8.self), lastEventID: lastEventID,
-                        retry: retry)))
+                    ServerSentEvent(type: eventType.take() ?? "message", data: text, lastEventID: lastEventID, retry: retry)))
+        }
+
+        func tooLargeError() -> SerializationError {
+            let offset = eventStart ?? 0
+            return SerializationError(
+                code: .limitExceeded,
+                message: "The event at offset \(offset) is larger than the limit of \(maxRecordBytes) bytes. Raise "
+                    + "StreamOptions.maxRecordBytes (the option maxRecordBytes) if such events are expected.",
+                offset: offset)
         }
     }
 }
