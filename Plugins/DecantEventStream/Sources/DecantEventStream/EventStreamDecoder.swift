@@ -250,7 +250,8 @@ public struct EventStreamDecoder: RecordDecoder {
             }
             records.append(
                 .success(
-                    ServerSentEvent(type: eventType.take() ?? "message", data: text, lastEventID: lastEventID, retry: retry)))
+                    ServerSentEvent(
+                        type: eventType.take() ?? "message", data: text, lastEventID: lastEventID, retry: retry)))
         }
 
         func tooLargeError() -> SerializationError {
