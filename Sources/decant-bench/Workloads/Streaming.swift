@@ -60,6 +60,22 @@ enum StreamingWorkloads {
                             note: same ? nil : "stream.sse: a side did not dispatch every event"))
                 }),
             Workload(
+                name: "stream.sse.chat", unit: .megabytesPerSecond, baselineName: "Foundation lines + fields",
+                summary: "50 MB of chat-completion chunks as LLM APIs stream them (one token each, ~190 bytes, "
+                    + "an id on each), streamed in 64 KiB chunks, every event",
+                prepare: { settings in
+                    let (body, expected) = chatEvents(bytes: settings.quick ? 5_000_000 : 50_000_000)
+                    let decant = Contender(name: "Decant RecordStream") { try streamEvents(body) }
+                    let baseline = Contender(name: "Foundation lines + fields") { foundationEvents(body) }
+                    let same =
+                        try decant.run() == expected && baseline.run() == expected
+                        && streamedCount(body, head: eventHead, serializer: EventStreamSerializer()) == expected
+                    return .timed(
+                        TimedBench(
+                            quantity: Double(body.count), decant: decant, baseline: .inProcess(baseline),
+                            note: same ? nil : "stream.sse.chat: a side did not dispatch every event"))
+                }),
+            Workload(
                 name: "memory.stream.ndjson", unit: .multipleOfInput, baselineName: "whole body, then decoded",
                 summary: "peak RSS growth decoding a 1 GB NDJSON stream (child process), as a multiple of the input",
                 prepare: measureMemory),
@@ -92,6 +108,24 @@ enum StreamingWorkloads {
     /// About `bytes` of events.
     static func events(bytes: Int) -> Data {
         Data(String(repeating: event, count: bytes / eventLength).utf8)
+    }
+
+    /// About `bytes` of chat-completion chunks, the shape LLM APIs stream: a JSON object per event with the
+    /// token (from a small vocabulary, so lengths vary), an `id` field on each; and the number of events.
+    static func chatEvents(bytes: Int) -> (Data, Int) {
+        let words = ["the", " model", " streams", " tokens", ",", " one", " at", " a", " time", ".", " Hello", " world"]
+        var body = Data()
+        body.reserveCapacity(bytes + 512)
+        var count = 0
+        while body.count < bytes {
+            let event =
+                "id: \(count)\ndata: {\"id\":\"chatcmpl-7QyqpwdfhqwajicIEznoc6Q47XAyW\",\"object\":"
+                + "\"chat.completion.chunk\",\"created\":1700000000,\"model\":\"gpt-4o\",\"choices\":[{\"index\":0,"
+                + "\"delta\":{\"content\":\"\(words[count % words.count])\"},\"finish_reason\":null}]}\n\n"
+            body.append(contentsOf: Array(event.utf8))
+            count += 1
+        }
+        return (body, count)
     }
 
     /// `body` in 64 KiB chunks.
