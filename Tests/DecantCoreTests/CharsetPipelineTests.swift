@@ -89,9 +89,10 @@ import Testing
         #expect(decoded.text == "\u{FFFD}")
         #expect(decoded.encoding == .replacement)
         #expect(try CharsetPipeline().decode(Data(), mediaType: type).text == "")
-        #expect(throws: SerializationError.self) {
+        let error = #expect(throws: SerializationError.self) {
             try CharsetPipeline(mode: .strict).decode(Data("anything".utf8), mediaType: type)
         }
+        #expect(error?.code == .invalidEncoding)
     }
 
     // MARK: - Unknown labels
@@ -125,13 +126,15 @@ import Testing
         let decoded = try lenient.decode(Data("ok".utf8), mediaType: Self.type("text/plain; charset=bogus"))
         #expect(decoded.source == .fallbackAfterUnknownLabel(label: "bogus"))
         let picky = CharsetPipeline(mode: .replacement, unknownLabelIsError: true)
-        #expect(throws: SerializationError.self) {
+        let error = #expect(throws: SerializationError.self) {
             try picky.decode(Data("ok".utf8), mediaType: Self.type("text/plain; charset=bogus"))
         }
+        #expect(error?.code == .invalidEncoding)
         // An empty charset value is no label either.
-        #expect(throws: SerializationError.self) {
+        let emptyLabel = #expect(throws: SerializationError.self) {
             try picky.decode(Data("ok".utf8), mediaType: Self.type("text/plain; charset=\"\""))
         }
+        #expect(emptyLabel?.code == .invalidEncoding)
     }
 
     // MARK: - Defaults

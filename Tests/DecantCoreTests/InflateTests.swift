@@ -59,7 +59,8 @@ import Testing
         #expect(gzipError?.message.contains("CRC-32") == true)
         var header = Self.bytes(InflateFixtures.zlib6)
         header[1] ^= 1
-        #expect(throws: SerializationError.self) { try Inflate.zlib(header) }
+        let headerError = #expect(throws: SerializationError.self) { try Inflate.zlib(header) }
+        #expect(headerError?.code == .invalidBody)
     }
 
     @Test func everyTruncatedPrefixFailsWithoutCrashing() {
@@ -99,9 +100,11 @@ import Testing
 
     @Test func malformedStreams() {
         // Block type 3 is reserved.
-        #expect(throws: SerializationError.self) { try Inflate.raw([0b111]) }
+        let reserved = #expect(throws: SerializationError.self) { try Inflate.raw([0b111]) }
+        #expect(reserved?.code == .invalidBody)
         // A stored block whose LEN and NLEN disagree.
-        #expect(throws: SerializationError.self) { try Inflate.raw([1, 5, 0, 0, 0]) }
+        let mismatch = #expect(throws: SerializationError.self) { try Inflate.raw([1, 5, 0, 0, 0]) }
+        #expect(mismatch?.code == .invalidBody)
         // A distance before the start of the output: fixed block, length 3 (symbol 257), distance 1, no literal.
         var writer = BitWriter()
         writer.write(1, bits: 1)

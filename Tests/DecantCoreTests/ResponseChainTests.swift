@@ -238,9 +238,10 @@ import Testing
         #expect(try compound.serialize(.make(type: "application/octet-stream", body: "{\"a\":1}")) == "json:{\"a\":1}")
         let strict = CompoundSerializer(
             [TaggingSerializer("json", "application/json").eraseToAnySerializer()], sniffing: .trustHeader)
-        #expect(throws: SerializationError.self) {
+        let error = #expect(throws: SerializationError.self) {
             try strict.serialize(.make(type: "application/octet-stream", body: "{\"a\":1}"))
         }
+        #expect(error?.code == .noSerializer)
     }
 
     @Test func wrappedInAChainA404IsReportedAsA404() {

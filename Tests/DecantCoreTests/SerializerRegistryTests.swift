@@ -56,7 +56,8 @@ import Testing
         let resolution = registry.resolve(try MediaType(parsing: "text/csv"))
         #expect(resolution.candidates.map(\.id.rawValue) == ["one", "two"])
         #expect(resolution.description.contains("(same score as 'one', installed later)"))
-        #expect(throws: SerializationError.self) { try registry.checkConflicts() }
+        let error = #expect(throws: SerializationError.self) { try registry.checkConflicts() }
+        #expect(error?.code == .registryConflict)
     }
 
     @Test func duplicateIDIsNotInstalled() throws {
@@ -169,15 +170,17 @@ import Testing
         registry.install(SerializerModule(name: "Erased", factories: [ErasedCountingFactory()]))
         let response = Response.make(type: "text/plain", body: "12345")
         #expect(try registry.serialize(response, as: Int.self) == 5)
-        #expect(throws: SerializationError.self) { try registry.serialize(response, as: String.self) }
+        let error = #expect(throws: SerializationError.self) { try registry.serialize(response, as: String.self) }
+        #expect(error?.code == .unexpectedOutputType)
         // A policy that counts 200 as a no-content status makes the response empty: this serializer has no empty
         // value, so the call fails where the default policy succeeds.
         var policy = EmptyBodyPolicy.default
         policy.noContentStatuses = [200]
         #expect(policy.emptinessReason(for: response) == .noContentStatus(200))
-        #expect(throws: SerializationError.self) {
+        let emptyError = #expect(throws: SerializationError.self) {
             try registry.serialize(response, as: Int.self, emptyBodyPolicy: policy)
         }
+        #expect(emptyError?.code == .emptyBody)
         let statusError = #expect(throws: SerializationError.self) {
             try registry.serialize(response, as: Int.self, statusCodes: [201])
         }

@@ -130,6 +130,7 @@ import Testing
         ] as [[UInt8]])
     func binaryUnpairedSurrogatesAreRejected(object: [UInt8]) {
         let data = PlistTestSupport.binaryPlist([object])
-        #expect(throws: SerializationError.self) { try PlistTestSupport.parse(data) }
+        let error = #expect(throws: SerializationError.self) { try PlistTestSupport.parse(data) }
+        #expect(error?.code == .invalidBody)
     }
 }

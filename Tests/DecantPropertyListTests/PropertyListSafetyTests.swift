@@ -23,9 +23,10 @@ import Testing
         let small = try PlistTestSupport.parse(Self.sharedReferenceBomb(levels: 4))
         #expect(small.canonicalJSONText().components(separatedBy: "\"integer\"").count - 1 == 16)
         let limited = PropertyListParsingOptions(maxObjects: 20)
-        #expect(throws: SerializationError.self) {
+        let limitedError = #expect(throws: SerializationError.self) {
             try PlistTestSupport.parse(Self.sharedReferenceBomb(levels: 5), options: limited)
         }
+        #expect(limitedError?.code == .limitExceeded)
     }
 
     @Test func binarySetsAreReadAsArrays() throws {
@@ -55,12 +56,14 @@ import Testing
         let error = #expect(throws: SerializationError.self) { try PlistTestSupport.parse(Data(xml.utf8)) }
         #expect(error?.code == .limitExceeded)
         let openStep = String(repeating: "(", count: depth) + String(repeating: ")", count: depth)
-        #expect(throws: SerializationError.self) { try PlistTestSupport.parse(Data(openStep.utf8)) }
+        let openStepError = #expect(throws: SerializationError.self) { try PlistTestSupport.parse(Data(openStep.utf8)) }
+        #expect(openStepError?.code == .limitExceeded)
         let shallow = PropertyListParsingOptions(maxDepth: 3)
-        #expect(throws: SerializationError.self) {
+        let shallowError = #expect(throws: SerializationError.self) {
             try PlistTestSupport.parse(
                 Data("<array><array><array><array/></array></array></array>".utf8), options: shallow)
         }
+        #expect(shallowError?.code == .limitExceeded)
         #expect(try PlistTestSupport.parse(Data("((()))".utf8), options: shallow) == .array([.array([.array([])])]))
     }
 
@@ -77,7 +80,8 @@ import Testing
         #expect(error?.code == .unsupportedFeature)
         #expect(error?.message.contains("line 3") == true)
         let external = "<plist><string>&xxe;</string></plist>"
-        #expect(throws: SerializationError.self) { try PlistTestSupport.parse(Data(external.utf8)) }
+        let externalError = #expect(throws: SerializationError.self) { try PlistTestSupport.parse(Data(external.utf8)) }
+        #expect(externalError?.code == .unsupportedFeature)
     }
 
     static var sampleFiles: [URL] {

@@ -160,9 +160,10 @@ import Testing
         #expect(decoded.text == "テスト")
         #expect(decoded.encoding == .shiftJIS)
         let configured = try registry.serializer(id: "string", configuration: ["mode": "strict"])
-        #expect(throws: SerializationError.self) {
+        let error = #expect(throws: SerializationError.self) {
             try configured.serialize(Self.response(type: "text/plain; charset=Shift_JIS", body: [0x83]))
         }
+        #expect(error?.code == .invalidEncoding)
     }
 
     @Test func emptyBodiesGiveAnEmptyTextThroughTheRegistry() throws {

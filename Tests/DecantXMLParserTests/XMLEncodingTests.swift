@@ -45,7 +45,8 @@ import Testing
     @Test func charsetParameterOverridesTheDeclaration() throws {
         let body = Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?><r>caf".utf8) + Data([0xE9]) + Data("</r>".utf8)
         // As UTF-8 the lone 0xE9 is invalid; the charset parameter says ISO-8859-1 and wins (RFC 7303 §3).
-        #expect(throws: SerializationError.self) { try Self.text(body) }
+        let error = #expect(throws: SerializationError.self) { try Self.text(body) }
+        #expect(error?.code == .invalidEncoding)
         #expect(try Self.text(body, charset: "iso-8859-1") == "café")
         // A byte order mark wins over the charset parameter.
         let marked = Data([0xEF, 0xBB, 0xBF]) + Data("<r>é</r>".utf8)

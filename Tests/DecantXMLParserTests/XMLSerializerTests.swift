@@ -23,7 +23,8 @@ import Testing
         #expect(try parser.events().count == 4)
         // Lazy by default: a malformed body is returned too, and fails when run.
         let lazy = try serializer.serialize(Self.response("<r>"))
-        #expect(throws: SerializationError.self) { try lazy.events() }
+        let error = #expect(throws: SerializationError.self) { try lazy.events() }
+        #expect(error?.code == .invalidBody)
     }
 
     @Test func eagerParsingCarriesTheResponse() throws {
@@ -67,7 +68,8 @@ import Testing
         #expect(serializer.parsesEagerly)
         #expect(serializer.acceptedMediaRanges.map(\.description) == ["application/vnd.acme+xml"])
         let deep = Self.response("<a><b><c/></b></a>")
-        #expect(throws: SerializationError.self) { try serializer.serialize(deep) }
+        let error = #expect(throws: SerializationError.self) { try serializer.serialize(deep) }
+        #expect(error?.code == .limitExceeded)
     }
 
     @Test func factoryRejectsBadOptions() {
@@ -92,7 +94,8 @@ import Testing
         try options.apply(["maxTextLength": .integer(5), "maxEntityExpansionRatio": .number(3)])
         #expect(options.maxTextLength == 5 && options.maxEntityExpansionRatio == 3)
         #expect(options.maxNameLength == XMLParsingOptions.defaultMaxNameLength)
-        #expect(throws: SerializationError.self) { try options.apply(["maxTextLength": .string("x")]) }
+        let error = #expect(throws: SerializationError.self) { try options.apply(["maxTextLength": .string("x")]) }
+        #expect(error?.code == .invalidOption)
     }
 
     @Test func moduleInstallsTheFactory() throws {

@@ -216,9 +216,10 @@ import Testing
                 "cdata d", "text e", "end r", "unmap p", "endDocument",
             ])
         let failing = Recorder()
-        #expect(throws: SerializationError.self) {
+        let error = #expect(throws: SerializationError.self) {
             try XMLStreamParser(data: Data("<r>".utf8)).parse(delegate: failing)
         }
+        #expect(error?.code == .invalidBody)
         // Namespace-aware, so the element call carries an empty namespace URI and the qualified name.
         #expect(failing.calls == ["startDocument", "start r  r []", "error invalidBody"])
     }

@@ -113,7 +113,9 @@ enum StreamingWorkloads {
     /// About `bytes` of chat-completion chunks, the shape LLM APIs stream: a JSON object per event with the
     /// token (from a small vocabulary, so lengths vary), an `id` field on each; and the number of events.
     static func chatEvents(bytes: Int) -> (Data, Int) {
-        let words = ["the", " model", " streams", " tokens", ",", " one", " at", " a", " time", ".", " Hello", " world"]
+        let words = [
+            "the", " model", " streams", " tokens", ",", " one", " at", " a", " time", ".", " Hello", " world",
+        ]
         var body = Data()
         body.reserveCapacity(bytes + 512)
         var count = 0

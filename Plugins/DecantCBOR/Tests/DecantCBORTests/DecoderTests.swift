@@ -53,16 +53,26 @@ import Testing
         }
         #expect(error?.code == .decodingFailed)
         #expect(error?.codingPath == ["id"])
-        #expect(throws: SerializationError.self) { try CBORDecoder().decode(Int.self, from: .float(1.5)) }
-        #expect(throws: SerializationError.self) { try CBORDecoder().decode(Float.self, from: .float(1.1)) }
-        #expect(throws: SerializationError.self) { try CBORDecoder().decode(Int64.self, from: .negativeInteger(.max)) }
+        let fraction = #expect(throws: SerializationError.self) {
+            try CBORDecoder().decode(Int.self, from: .float(1.5))
+        }
+        #expect(fraction?.code == .decodingFailed)
+        let inexact = #expect(throws: SerializationError.self) {
+            try CBORDecoder().decode(Float.self, from: .float(1.1))
+        }
+        #expect(inexact?.code == .decodingFailed)
+        let outOfRange = #expect(throws: SerializationError.self) {
+            try CBORDecoder().decode(Int64.self, from: .negativeInteger(.max))
+        }
+        #expect(outOfRange?.code == .decodingFailed)
         #expect(try CBORDecoder().decode(Int.self, from: .float(3.0)) == 3)
         #expect(try CBORDecoder().decode(Float.self, from: .float(0.5)) == 0.5)
         #expect(try CBORDecoder().decode(Int64.self, from: .negativeInteger(UInt64(Int64.max))) == .min)
         #expect(try CBORDecoder().decode(Double.self, from: .unsignedInteger(1 << 53)) == 0x1p53)
-        #expect(throws: SerializationError.self) {
+        let unrepresentable = #expect(throws: SerializationError.self) {
             try CBORDecoder().decode(Double.self, from: .unsignedInteger(1 << 53 + 1))
         }
+        #expect(unrepresentable?.code == .decodingFailed)
     }
 
     @Test func missingKeysAndWrongTypesThrow() throws {
@@ -71,8 +81,12 @@ import Testing
             try CBORDecoder().decode(Named.self, from: .map([]))
         }
         #expect(missing?.code == .decodingFailed)
-        #expect(throws: SerializationError.self) { try CBORDecoder().decode(Named.self, from: .array([])) }
-        #expect(throws: SerializationError.self) { try CBORDecoder().decode([Int].self, from: .array([.text("x")])) }
+        let error = #expect(throws: SerializationError.self) { try CBORDecoder().decode(Named.self, from: .array([])) }
+        #expect(error?.code == .decodingFailed)
+        let elementMismatch = #expect(throws: SerializationError.self) {
+            try CBORDecoder().decode([Int].self, from: .array([.text("x")]))
+        }
+        #expect(elementMismatch?.code == .decodingFailed)
         #expect(try CBORDecoder().decode([UInt8].self, from: .bytes(Data([9, 8]))) == [9, 8])
         #expect(try CBORDecoder().decode(Bool?.self, from: .undefined) == nil)
     }

@@ -46,7 +46,8 @@ import Testing
     }
 
     @Test func emptyBodyIsNotAnItemButAnEmptySequence() throws {
-        #expect(throws: SerializationError.self) { try CBORParser().parse(Data()) }
+        let error = #expect(throws: SerializationError.self) { try CBORParser().parse(Data()) }
+        #expect(error?.code == .invalidBody)
         #expect(try CBORParser().parseSequence(Data()).isEmpty)
         #expect(
             try CBORParser().parseSequence(CBORTestSupport.hex("01 6161 80")) == [

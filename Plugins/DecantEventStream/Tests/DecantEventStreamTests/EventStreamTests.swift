@@ -116,7 +116,8 @@ private func describe(_ event: ServerSentEvent) -> String {
         for try await token in stream.decodingData(Token.self, registry: registry) { tokens.append(token) }
         #expect(tokens == [Token(text: "Hel"), Token(text: "lo")])
         let bad = ServerSentEvent(data: "{\"text\": ")
-        #expect(throws: SerializationError.self) { try bad.json() }
+        let error = #expect(throws: SerializationError.self) { try bad.json() }
+        #expect(error?.code == .invalidBody)
         #expect(try ServerSentEvent(data: "[1, 2]").json() == [1, 2])
     }
 }

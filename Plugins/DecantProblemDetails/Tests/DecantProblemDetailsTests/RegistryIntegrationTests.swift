@@ -235,7 +235,8 @@ import Testing
         }
         for prefix in [[], Array("<".utf8), Array("{".utf8)] as [[UInt8]] {
             let response = Support.response(Data(prefix + bytes), contentType: contentType)
-            #expect(throws: SerializationError.self) { try Support.serializer.serialize(response) }
+            let error = #expect(throws: SerializationError.self) { try Support.serializer.serialize(response) }
+            #expect(error?.code == .invalidBody)
         }
     }
 }
