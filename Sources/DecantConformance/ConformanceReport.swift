@@ -1,3 +1,4 @@
+import DecantCore
 import Foundation
 
 /// The outcome of one fixture, original or perturbed.
@@ -75,21 +76,7 @@ public struct ConformanceReport: Sendable {
     /// One JSON object: `{"passed", "failed", "modules": [{"module", "fixtures", "perturbed", "passed", "failed"}],
     /// "results": [{"fixture", "perturbation", "module", "passed", "failure"}]}`.
     public func json() -> String {
-        func string(_ text: String) -> String {
-            var result = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": result += "\\\""
-                case "\\": result += "\\\\"
-                case "\n": result += "\\n"
-                case "\r": result += "\\r"
-                case "\t": result += "\\t"
-                case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-                default: result.unicodeScalars.append(scalar)
-                }
-            }
-            return result + "\""
-        }
+        func string(_ text: String) -> String { JSONStringEscaping.literal(text) }
         let modules = self.modules.map {
             "{\"module\":\(string($0.module)),\"fixtures\":\($0.fixtures),\"perturbed\":\($0.perturbed),"
                 + "\"passed\":\($0.passed),\"failed\":\($0.failed)}"

@@ -1,3 +1,5 @@
+import DecantCore
+
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
 #else
@@ -145,33 +147,10 @@ struct JSONWriter {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// Writes the string at `index` with the escapes RFC 8259 §7 requires.
+    /// Writes the string at `index` with the escapes RFC 8259 §7 requires (``JSONStringEscaping``).
     func writeString(_ index: Int, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        storage.withSpan(at: index) { bytes in
-            var runStart = 0
-            for (offset, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]))
-                runStart = offset + 1
-                output.append(UInt8(ascii: "\\"))
-                switch byte {
-                case 0x22: output.append(0x22)
-                case 0x5C: output.append(0x5C)
-                case 0x08: output.append(UInt8(ascii: "b"))
-                case 0x0C: output.append(UInt8(ascii: "f"))
-                case 0x0A: output.append(UInt8(ascii: "n"))
-                case 0x0D: output.append(UInt8(ascii: "r"))
-                case 0x09: output.append(UInt8(ascii: "t"))
-                default:
-                    output.append(contentsOf: "u00".utf8)
-                    output.append(Self.hexDigits[Int(byte >> 4)])
-                    output.append(Self.hexDigits[Int(byte & 0xF)])
-                }
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-        }
+        storage.withSpan(at: index) { bytes in JSONStringEscaping.appendEscaped(bytes, to: &output) }
         output.append(UInt8(ascii: "\""))
     }
 }
