@@ -43,43 +43,42 @@ enum StreamingWorkloads {
                             baseline: .inProcess(
                                 Contender(name: "Decant JSONParser, one document") { try parser.parse(array).count })))
                 }),
-            Workload(
-                name: "stream.sse", unit: .megabytesPerSecond, baselineName: "Foundation lines + fields",
-                summary: "50 MB of small server-sent events (a token each) streamed in 64 KiB chunks, every event",
-                prepare: { settings in
-                    let body = events(bytes: settings.quick ? 5_000_000 : 50_000_000)
-                    let expected = body.count / eventLength
-                    let decant = Contender(name: "Decant RecordStream") { try streamEvents(body) }
-                    let baseline = Contender(name: "Foundation lines + fields") { foundationEvents(body) }
-                    let same =
-                        try decant.run() == expected && baseline.run() == expected
-                        && streamedCount(body, head: eventHead, serializer: EventStreamSerializer()) == expected
-                    return .timed(
-                        TimedBench(
-                            quantity: Double(body.count), decant: decant, baseline: .inProcess(baseline),
-                            note: same ? nil : "stream.sse: a side did not dispatch every event"))
-                }),
-            Workload(
-                name: "stream.sse.chat", unit: .megabytesPerSecond, baselineName: "Foundation lines + fields",
+            eventWorkload(
+                name: "stream.sse",
+                summary: "50 MB of small server-sent events (a token each) streamed in 64 KiB chunks, every event"
+            ) { bytes in
+                let body = events(bytes: bytes)
+                return (body, body.count / eventLength)
+            },
+            eventWorkload(
+                name: "stream.sse.chat",
                 summary: "50 MB of chat-completion chunks as LLM APIs stream them (one token each, ~190 bytes, "
                     + "an id on each), streamed in 64 KiB chunks, every event",
-                prepare: { settings in
-                    let (body, expected) = chatEvents(bytes: settings.quick ? 5_000_000 : 50_000_000)
-                    let decant = Contender(name: "Decant RecordStream") { try streamEvents(body) }
-                    let baseline = Contender(name: "Foundation lines + fields") { foundationEvents(body) }
-                    let same =
-                        try decant.run() == expected && baseline.run() == expected
-                        && streamedCount(body, head: eventHead, serializer: EventStreamSerializer()) == expected
-                    return .timed(
-                        TimedBench(
-                            quantity: Double(body.count), decant: decant, baseline: .inProcess(baseline),
-                            note: same ? nil : "stream.sse.chat: a side did not dispatch every event"))
-                }),
+                body: chatEvents(bytes:)),
             Workload(
                 name: "memory.stream.ndjson", unit: .multipleOfInput, baselineName: "whole body, then decoded",
                 summary: "peak RSS growth decoding a 1 GB NDJSON stream (child process), as a multiple of the input",
                 prepare: measureMemory),
         ]
+    }
+
+    /// A `stream.sse*` row: the events of `body(bytes)` (the body and its number of events) through the event
+    /// stream decoder, against the Foundation loop; both sides and the real stream must dispatch every event.
+    static func eventWorkload(name: String, summary: String, body: @escaping (Int) -> (Data, Int)) -> Workload {
+        Workload(
+            name: name, unit: .megabytesPerSecond, baselineName: "Foundation lines + fields", summary: summary,
+            prepare: { settings in
+                let (body, expected) = body(settings.quick ? 5_000_000 : 50_000_000)
+                let decant = Contender(name: "Decant RecordStream") { try streamEvents(body) }
+                let baseline = Contender(name: "Foundation lines + fields") { foundationEvents(body) }
+                let same =
+                    try decant.run() == expected && baseline.run() == expected
+                    && streamedCount(body, head: eventHead, serializer: EventStreamSerializer()) == expected
+                return .timed(
+                    TimedBench(
+                        quantity: Double(body.count), decant: decant, baseline: .inProcess(baseline),
+                        note: same ? nil : "\(name): a side did not dispatch every event"))
+            })
     }
 
     /// One generated record; `id` varies so that no two lines are equal.
