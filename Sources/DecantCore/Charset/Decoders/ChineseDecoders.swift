@@ -25,56 +25,31 @@ enum ChineseDecoders {
     static func decodeGB18030(
         _ input: UnsafeBufferPointer<UInt8>, mode: TextDecodingMode, encoding: TextEncoding
     ) throws(TextDecodingError) -> String {
-        var output = DecoderOutput(input: input, mode: mode, encoding: encoding)
         let index2 = EncodingTables.gb18030
         let count = input.count
-        var index = 0
-        while index < count {
-            let first = input[index]
-            if first < 0x80 {
-                output.appendASCII(first)
-                index += 1
-                continue
-            }
+        return try MultiByteDecoding.decode(input, mode: mode, encoding: encoding) {
+            (output, first, index) throws(TextDecodingError) -> Int in
             if first == 0x80 {
                 output.append(0x20AC)
-                index += 1
-                continue
+                return 1
             }
-            guard first != 0xFF else {
-                try output.error(at: index)
-                index += 1
-                continue
-            }
-            // A leading byte 0x81-0xFE. At the end of the input with bytes pending: one error.
-            guard index + 1 < count else {
-                try output.error(at: index)
-                break
-            }
+            guard first != 0xFF else { return try output.invalid(at: index) }
+            // A leading byte 0x81-0xFE.
+            guard index + 1 < count else { return try output.truncated(at: index) }
             let second = input[index + 1]
             if (0x30...0x39).contains(second) {
                 // Four-byte sequence: first, second (0x30-0x39), third (0x81-0xFE), fourth (0x30-0x39).
-                guard index + 2 < count else {
-                    try output.error(at: index)
-                    break
-                }
+                guard index + 2 < count else { return try output.truncated(at: index) }
                 let third = input[index + 2]
                 guard (0x81...0xFE).contains(third) else {
                     // Restore second and third: decode again from the second byte.
-                    try output.error(at: index)
-                    index += 1
-                    continue
+                    return try output.invalid(at: index)
                 }
-                guard index + 3 < count else {
-                    try output.error(at: index)
-                    break
-                }
+                guard index + 3 < count else { return try output.truncated(at: index) }
                 let fourth = input[index + 3]
                 guard (0x30...0x39).contains(fourth) else {
                     // Restore second, third and fourth.
-                    try output.error(at: index)
-                    index += 1
-                    continue
+                    return try output.invalid(at: index)
                 }
                 let pointer =
                     (Int(first) - 0x81) * (10 * 126 * 10) + (Int(second) - 0x30) * (10 * 126)
@@ -84,23 +59,16 @@ enum ChineseDecoders {
                 } else {
                     try output.error(at: index)
                 }
-                index += 4
-                continue
+                return 4
             }
             // Two-byte sequence.
+            var scalar: UInt32?
             if (0x40...0x7E).contains(second) || (0x80...0xFE).contains(second) {
                 let offset = second < 0x7F ? 0x40 : 0x41
-                let pointer = (Int(first) - 0x81) * 190 + Int(second) - offset
-                if pointer < index2.count, index2[pointer] != 0 {
-                    output.append(UInt32(index2[pointer]))
-                    index += 2
-                    continue
-                }
+                scalar = DecoderOutput.codePoint((Int(first) - 0x81) * 190 + Int(second) - offset, in: index2)
             }
-            try output.error(at: index)
-            index += second < 0x80 ? 1 : 2
+            return try output.pair(scalar, trail: second, at: index)
         }
-        return output.makeString()
     }
 
     /// The four Big5 pointers that decode to two code points (a letter and a combining mark), §11.1.1.
@@ -119,45 +87,24 @@ enum ChineseDecoders {
     static func decodeBig5(
         _ input: UnsafeBufferPointer<UInt8>, mode: TextDecodingMode, encoding: TextEncoding
     ) throws(TextDecodingError) -> String {
-        var output = DecoderOutput(input: input, mode: mode, encoding: encoding)
         let big5 = EncodingTables.big5
-        let count = input.count
-        var index = 0
-        while index < count {
-            let leading = input[index]
-            if leading < 0x80 {
-                output.appendASCII(leading)
-                index += 1
-                continue
-            }
-            guard (0x81...0xFE).contains(leading) else {
-                try output.error(at: index)
-                index += 1
-                continue
-            }
-            guard index + 1 < count else {
-                try output.error(at: index)
-                break
-            }
-            let trailing = input[index + 1]
-            if (0x40...0x7E).contains(trailing) || (0xA1...0xFE).contains(trailing) {
-                let offset = trailing < 0x7F ? 0x40 : 0x62
-                let pointer = (Int(leading) - 0x81) * 157 + Int(trailing) - offset
+        return try MultiByteDecoding.decode(input, mode: mode, encoding: encoding) {
+            (output, lead, index) throws(TextDecodingError) -> Int in
+            guard (0x81...0xFE).contains(lead) else { return try output.invalid(at: index) }
+            guard index + 1 < input.count else { return try output.truncated(at: index) }
+            let trail = input[index + 1]
+            var scalar: UInt32?
+            if (0x40...0x7E).contains(trail) || (0xA1...0xFE).contains(trail) {
+                let offset = trail < 0x7F ? 0x40 : 0x62
+                let pointer = (Int(lead) - 0x81) * 157 + Int(trail) - offset
                 if let (letter, mark) = big5Pair(pointer) {
                     output.append(letter)
                     output.append(mark)
-                    index += 2
-                    continue
+                    return 2
                 }
-                if pointer < big5.count, big5[pointer] != 0 {
-                    output.append(big5[pointer])
-                    index += 2
-                    continue
-                }
+                if pointer < big5.count, big5[pointer] != 0 { scalar = big5[pointer] }
             }
-            try output.error(at: index)
-            index += trailing < 0x80 ? 1 : 2
+            return try output.pair(scalar, trail: trail, at: index)
         }
-        return output.makeString()
     }
 }

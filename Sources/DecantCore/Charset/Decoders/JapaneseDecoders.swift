@@ -4,130 +4,79 @@
 /// at hand, restoring is just not advancing past those bytes. An error is reported at the offset of the first byte
 /// of the sequence that failed (the lead byte, or the ESC of an escape sequence).
 enum JapaneseDecoders {
-    /// The index code point for `pointer` in `index`, or `nil` when the index has no entry there.
-    @inline(__always)
-    static func codePoint(_ pointer: Int, in index: [UInt16]) -> UInt32? {
-        guard pointer >= 0, pointer < index.count else { return nil }
-        let value = index[pointer]
-        return value == 0 ? nil : UInt32(value)
-    }
-
     /// Shift_JIS (§12.3.1).
     static func decodeShiftJIS(
         _ input: UnsafeBufferPointer<UInt8>, mode: TextDecodingMode, encoding: TextEncoding
     ) throws(TextDecodingError) -> String {
-        var output = DecoderOutput(input: input, mode: mode, encoding: encoding)
         let jis0208 = EncodingTables.jis0208
-        let count = input.count
-        var index = 0
-        while index < count {
-            let byte = input[index]
-            switch byte {
-            case 0x00...0x7F:
-                output.appendASCII(byte)
-                index += 1
+        return try MultiByteDecoding.decode(input, mode: mode, encoding: encoding) {
+            (output, lead, index) throws(TextDecodingError) -> Int in
+            switch lead {
             case 0x80:
                 output.append(0x80)
-                index += 1
+                return 1
             case 0xA1...0xDF:
                 // Halfwidth katakana.
-                output.append(0xFF61 - 0xA1 + UInt32(byte))
-                index += 1
+                output.append(0xFF61 - 0xA1 + UInt32(lead))
+                return 1
             case 0x81...0x9F, 0xE0...0xFC:
-                guard index + 1 < count else {
-                    try output.error(at: index)
-                    index = count
-                    continue
+                guard index + 1 < input.count else { return try output.truncated(at: index) }
+                let trail = input[index + 1]
+                var scalar: UInt32?
+                if (0x40...0x7E).contains(trail) || (0x80...0xFC).contains(trail) {
+                    let offset = trail < 0x7F ? 0x40 : 0x41
+                    let leadingOffset = lead < 0xA0 ? 0x81 : 0xC1
+                    let pointer = (Int(lead) - leadingOffset) * 188 + Int(trail) - offset
+                    // Windows EUDC (8836-10715): Private Use Area.
+                    scalar =
+                        (8836...10715).contains(pointer)
+                        ? UInt32(0xE000 - 8836 + pointer) : DecoderOutput.codePoint(pointer, in: jis0208)
                 }
-                let trailing = input[index + 1]
-                if (0x40...0x7E).contains(trailing) || (0x80...0xFC).contains(trailing) {
-                    let offset = trailing < 0x7F ? 0x40 : 0x41
-                    let leadingOffset = byte < 0xA0 ? 0x81 : 0xC1
-                    let pointer = (Int(byte) - leadingOffset) * 188 + Int(trailing) - offset
-                    if (8836...10715).contains(pointer) {
-                        // Windows EUDC: Private Use Area.
-                        output.append(UInt32(0xE000 - 8836 + pointer))
-                        index += 2
-                        continue
-                    }
-                    if let scalar = codePoint(pointer, in: jis0208) {
-                        output.append(scalar)
-                        index += 2
-                        continue
-                    }
-                }
-                try output.error(at: index)
-                index += trailing < 0x80 ? 1 : 2
+                return try output.pair(scalar, trail: trail, at: index)
             default:
-                try output.error(at: index)
-                index += 1
+                return try output.invalid(at: index)
             }
         }
-        return output.makeString()
     }
 
     /// EUC-JP (§12.1.1).
     static func decodeEUCJP(
         _ input: UnsafeBufferPointer<UInt8>, mode: TextDecodingMode, encoding: TextEncoding
     ) throws(TextDecodingError) -> String {
-        var output = DecoderOutput(input: input, mode: mode, encoding: encoding)
         let jis0208 = EncodingTables.jis0208
         let count = input.count
-        var index = 0
-        while index < count {
-            let byte = input[index]
-            if byte < 0x80 {
-                output.appendASCII(byte)
-                index += 1
-                continue
+        return try MultiByteDecoding.decode(input, mode: mode, encoding: encoding) {
+            (output, lead, index) throws(TextDecodingError) -> Int in
+            guard lead == 0x8E || lead == 0x8F || (0xA1...0xFE).contains(lead) else {
+                return try output.invalid(at: index)
             }
-            guard byte == 0x8E || byte == 0x8F || (0xA1...0xFE).contains(byte) else {
-                try output.error(at: index)
-                index += 1
-                continue
-            }
-            guard index + 1 < count else {
-                try output.error(at: index)
-                break
-            }
+            guard index + 1 < count else { return try output.truncated(at: index) }
             let second = input[index + 1]
-            if byte == 0x8E && (0xA1...0xDF).contains(second) {
+            if lead == 0x8E && (0xA1...0xDF).contains(second) {
                 // Halfwidth katakana.
                 output.append(0xFF61 - 0xA1 + UInt32(second))
-                index += 2
-                continue
+                return 2
             }
-            if byte == 0x8F && (0xA1...0xFE).contains(second) {
+            if lead == 0x8F && (0xA1...0xFE).contains(second) {
                 // JIS X 0212: the second byte becomes the leading byte of a two-byte character.
-                guard index + 2 < count else {
-                    try output.error(at: index)
-                    break
-                }
+                guard index + 2 < count else { return try output.truncated(at: index) }
                 let third = input[index + 2]
-                if (0xA1...0xFE).contains(third) {
-                    let pointer = (Int(second) - 0xA1) * 94 + Int(third) - 0xA1
-                    if let scalar = codePoint(pointer, in: EncodingTables.jis0212) {
-                        output.append(scalar)
-                        index += 3
-                        continue
-                    }
+                if (0xA1...0xFE).contains(third),
+                    let scalar = DecoderOutput.codePoint(
+                        (Int(second) - 0xA1) * 94 + Int(third) - 0xA1, in: EncodingTables.jis0212)
+                {
+                    output.append(scalar)
+                    return 3
                 }
                 try output.error(at: index)
-                index += third < 0x80 ? 2 : 3
-                continue
+                return third < 0x80 ? 2 : 3
             }
-            if (0xA1...0xFE).contains(byte) && (0xA1...0xFE).contains(second) {
-                let pointer = (Int(byte) - 0xA1) * 94 + Int(second) - 0xA1
-                if let scalar = codePoint(pointer, in: jis0208) {
-                    output.append(scalar)
-                    index += 2
-                    continue
-                }
+            var scalar: UInt32?
+            if (0xA1...0xFE).contains(lead) && (0xA1...0xFE).contains(second) {
+                scalar = DecoderOutput.codePoint((Int(lead) - 0xA1) * 94 + Int(second) - 0xA1, in: jis0208)
             }
-            try output.error(at: index)
-            index += second < 0x80 ? 1 : 2
+            return try output.pair(scalar, trail: second, at: index)
         }
-        return output.makeString()
     }
 
     /// The states of the ISO-2022-JP decoder (§12.2.1).
@@ -195,7 +144,7 @@ enum JapaneseDecoders {
                     try output.error(at: leadingOffset)
                 } else if (0x21...0x7E).contains(byte) {
                     let pointer = (Int(leading) - 0x21) * 94 + Int(byte) - 0x21
-                    if let scalar = codePoint(pointer, in: jis0208) {
+                    if let scalar = DecoderOutput.codePoint(pointer, in: jis0208) {
                         output.append(scalar)
                     } else {
                         try output.error(at: leadingOffset)
