@@ -18,6 +18,9 @@ enum JSONWorkloads {
                         quantity: 1, callsPerSample: settings.smallObjectCalls, decant: decantParse(APIObject.data),
                         baseline: .inProcess(foundationParse(APIObject.data))))
             },
+            walk(.twitter, name: "json.walk.twitter"),
+            walk(.citm, name: "json.walk.citm"),
+            walk(.canada, name: "json.walk.canada"),
             Workload(
                 name: "json.parse.jsonexamples", unit: .megabytesPerSecond, baselineName: "JSONSerialization",
                 summary: "every simdjson-data/jsonexamples/*.json, each parsed once per call", prepare: examples),
@@ -49,6 +52,92 @@ enum JSONWorkloads {
                 TimedBench(
                     quantity: Double(data.count), decant: decantParse(data),
                     baseline: .inProcess(foundationParse(data))))
+        }
+    }
+
+    /// `json.walk.*`: the parse, then every value visited as an application reads it (numbers as `Int` when
+    /// integral, else `Double`; strings and keys as `String`), against the same walk over `JSONSerialization`'s tree.
+    /// Both walks must visit the same number of values and string bytes.
+    private static func walk(_ file: Corpora.JSONFile, name: String) -> Workload {
+        Workload(
+            name: name, unit: .megabytesPerSecond, baselineName: "JSONSerialization + walk",
+            summary: "\(file.rawValue).json parsed, then every value read (numbers, strings, keys)"
+        ) { _ in
+            let data = try Corpora.data(file.relativePath)
+            let decant = decantWalk(data)
+            let baseline = foundationWalk(data)
+            let same = try decant.run() == baseline.run()
+            return .timed(
+                TimedBench(
+                    quantity: Double(data.count), decant: decant, baseline: .inProcess(baseline),
+                    note: same ? nil : "\(name): the walks visited different values"))
+        }
+    }
+
+    /// The walk's summary: values visited and string bytes read, as one number both walks must agree on.
+    static func walkSummary(values: Int, stringBytes: Int) -> Int { values &* 1_000_003 &+ stringBytes }
+
+    /// Parses `data` with Decant and reads every value.
+    static func decantWalk(_ data: Data) -> Contender {
+        let parser = JSONParser()
+        return Contender(name: "Decant") {
+            var stack = [try parser.parse(data)]
+            var values = 0
+            var stringBytes = 0
+            var numbers = 0
+            while let value = stack.popLast() {
+                values &+= 1
+                switch value.kind {
+                case .object:
+                    for (key, member) in value.members {
+                        stringBytes &+= key.utf8.count
+                        stack.append(member)
+                    }
+                case .array:
+                    stack.append(contentsOf: value.elements)
+                case .string:
+                    stringBytes &+= value.stringValue?.utf8.count ?? 0
+                case .number:
+                    if let integer = value.intValue {
+                        numbers &+= integer
+                    } else {
+                        numbers &+= Int(truncatingIfNeeded: (value.doubleValue ?? 0).bitPattern)
+                    }
+                case .bool, .null:
+                    break
+                }
+            }
+            consume(numbers)  // the numbers are read, not compared: the two trees type booleans differently
+            return walkSummary(values: values, stringBytes: stringBytes)
+        }
+    }
+
+    /// Parses `data` with `JSONSerialization` and reads every value the way code over `Any` does.
+    static func foundationWalk(_ data: Data) -> Contender {
+        Contender(name: "JSONSerialization + walk") {
+            var stack: [Any] = [try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])]
+            var values = 0
+            var stringBytes = 0
+            var numbers = 0
+            while let value = stack.popLast() {
+                values &+= 1
+                if let object = value as? [String: Any] {
+                    for (key, member) in object {
+                        stringBytes &+= key.utf8.count
+                        stack.append(member)
+                    }
+                } else if let array = value as? [Any] {
+                    stack.append(contentsOf: array)
+                } else if let string = value as? String {
+                    stringBytes &+= string.utf8.count
+                } else if let integer = value as? Int {
+                    numbers &+= integer
+                } else if let double = value as? Double {
+                    numbers &+= Int(truncatingIfNeeded: double.bitPattern)
+                }
+            }
+            consume(numbers)  // the numbers are read, not compared: the two trees type booleans differently
+            return walkSummary(values: values, stringBytes: stringBytes)
         }
     }
 
