@@ -151,11 +151,28 @@ extension JSONNumber {
     /// The exact integer value of valid number text, when it fits in an `Int64`.
     static func int64(from bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         let negative = bytes.first == UInt8(ascii: "-")
-        let digitCount = bytes.count - (negative ? 1 : 0)
-        if digitCount <= 18, !bytes.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) {
-            var magnitude: Int64 = 0
-            for byte in bytes.dropFirst(negative ? 1 : 0) { magnitude = magnitude * 10 + Int64(byte - 0x30) }
-            return negative ? -magnitude : magnitude
+        // Where the fraction starts and whether there is an exponent.
+        var dot: Int?
+        var hasExponent = false
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                dot = index
+            } else if byte | 0x20 == UInt8(ascii: "e") {
+                hasExponent = true
+                break
+            }
+        }
+        if !hasExponent {
+            // Without an exponent the value is an integer exactly when every fraction digit is 0, which most numbers
+            // with a fraction are not: they are told apart here without building their decimal parts.
+            if let dot, bytes[(dot + 1)...].contains(where: { $0 != UInt8(ascii: "0") }) { return nil }
+            let integerEnd = dot ?? bytes.count
+            if integerEnd - (negative ? 1 : 0) <= 18 {
+                var magnitude: Int64 = 0
+                for byte in bytes[(negative ? 1 : 0)..<integerEnd] { magnitude = magnitude * 10 + Int64(byte - 0x30) }
+                return negative ? -magnitude : magnitude
+            }
         }
         let parts = DecimalParts(bytes)
         if parts.digits.isEmpty { return 0 }
