@@ -7,13 +7,14 @@ import Testing
 @Suite struct JSONValueTests {
     /// `intValue` of numbers with a fraction or an exponent: the integer when the value is one and fits, as Python's
     /// `int(Decimal(text))` gives it for an integral value in Int64's range (`None` otherwise).
-    @Test(arguments: [
-        ("3.0", 3), ("-0.0", 0), ("1.5", nil), ("1.50", nil), ("100.000", 100),
-        ("9223372036854775807.0", 9_223_372_036_854_775_807), ("9223372036854775808.0", nil),
-        ("-9223372036854775808.00", -9_223_372_036_854_775_808), ("1e2", 100), ("1.0e1", 10), ("0.5e1", 5),
-        ("123456789012345678.0", 123_456_789_012_345_678), ("-123456789012345678.000", -123_456_789_012_345_678),
-        ("0.0001", nil), ("12.000000000000000000001", nil),
-    ] as [(String, Int?)])
+    @Test(
+        arguments: [
+            ("3.0", 3), ("-0.0", 0), ("1.5", nil), ("1.50", nil), ("100.000", 100),
+            ("9223372036854775807.0", 9_223_372_036_854_775_807), ("9223372036854775808.0", nil),
+            ("-9223372036854775808.00", -9_223_372_036_854_775_808), ("1e2", 100), ("1.0e1", 10), ("0.5e1", 5),
+            ("123456789012345678.0", 123_456_789_012_345_678), ("-123456789012345678.000", -123_456_789_012_345_678),
+            ("0.0001", nil), ("12.000000000000000000001", nil),
+        ] as [(String, Int?)])
     func intValueOfNumbersWithAFraction(text: String, expected: Int?) throws {
         let value = try JSONParser().parse(Data("[\(text)]".utf8))
         #expect(value[0]?.intValue == expected, "\(text)")
