@@ -1,0 +1,193 @@
+import DecantCore
+import DecantTestSupport
+import Foundation
+import Testing
+
+@testable import DecantImage
+
+/// The JPEG decoder against libjpeg-turbo (through Pillow): fixtures `jpeg_fixtures.py` generated, with Pillow's own
+/// decoding beside each, and the jpeg-decoder and libjpeg-turbo corpora with their reference renderings; then
+/// unsupported modes, limits and hostile input.
+@Suite struct JPEGTests {
+    /// `Fixtures/jpeg`, beside this file.
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/jpeg")
+
+    /// The fixture names (without `.jpg`), sorted.
+    static let fixtureNames: [String] =
+        ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? [])
+        .filter { $0.hasSuffix(".jpg") }.map { String($0.dropLast(4)) }.sorted()
+
+    /// The largest and mean absolute difference per sample between two images of the same size.
+    struct Difference: CustomStringConvertible {
+        var maximum: Int
+        var mean: Double
+        var description: String { "max |Δ| \(maximum), mean |Δ| \(mean)" }
+
+        init(_ image: Image, _ reference: Image) {
+            var maximum = 0
+            var total = 0
+            for (a, b) in zip(image.pixels, reference.pixels) {
+                let delta = abs(Int(a) - Int(b))
+                maximum = max(maximum, delta)
+                total += delta
+            }
+            self.maximum = maximum
+            self.mean = Double(total) / Double(max(1, image.pixels.count))
+        }
+
+        /// Whether the difference is within the tolerance of an IDCT and upsampling that round as libjpeg's do.
+        var isWithinTolerance: Bool { maximum <= 4 && mean <= 0.1 }
+    }
+
+    static func decode(
+        _ data: Data, options: ImageDecodingOptions = ImageDecodingOptions()
+    )
+        throws(SerializationError) -> Image
+    {
+        try ImageDecoder.decode(data, options: options)
+    }
+
+    static func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: fixtures.appendingPathComponent(name + ".jpg"))
+    }
+
+    @Test func fixturesArePresent() {
+        #expect(Self.fixtureNames.count >= 24, "run Tests/DecantImageTests/jpeg_fixtures.py")
+    }
+
+    @Test(arguments: fixtureNames)
+    func fixtureMatchesPillow(name: String) throws {
+        let image = try Self.decode(Self.fixture(name))
+        let reference = try Self.decode(Data(contentsOf: Self.fixtures.appendingPathComponent(name + ".png")))
+        #expect(image.format == .jpeg)
+        #expect(image.width == reference.width && image.height == reference.height)
+        let difference = Difference(image, reference)
+        #expect(difference.isWithinTolerance, "\(name): \(difference)")
+    }
+
+    @Test func readsMetadata() throws {
+        #expect(try Self.decode(Self.fixture("exif_orientation6")).metadata.exifOrientation == 6)
+        #expect(try Self.decode(Self.fixture("q90_420")).metadata.exifOrientation == nil)
+        #expect(try Self.decode(Self.fixture("icc")).metadata.hasICCProfile)
+        #expect(try !Self.decode(Self.fixture("q90_420")).metadata.hasICCProfile)
+        let progressive = try Self.decode(Self.fixture("progressive_gray")).metadata
+        #expect(progressive.isInterlaced && progressive.colorType == .grayscale && progressive.bitDepth == 8)
+        #expect(try Self.decode(Self.fixture("q90_444")).metadata.colorType == .rgb)
+    }
+
+    @Test func qtables16FixtureHas16BitTables() throws {
+        // The fixture must exercise Pq = 1 for its comparison to mean anything: FF DB, length, then Pq/Tq.
+        let bytes = [UInt8](try Self.fixture("qtables16"))
+        let dqt = try #require((0..<(bytes.count - 4)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDB })
+        #expect(bytes[dqt + 4] >> 4 == 1)
+    }
+
+    @Test func withoutInflateReadsOnlyTheHeader() throws {
+        let image = try Self.decode(Self.fixture("odd_17x9_420"), options: ImageDecodingOptions(inflate: false))
+        #expect(!image.isDecoded && image.width == 17 && image.height == 9 && image.format == .jpeg)
+        #expect(try image.decoded().pixels.count == 17 * 9 * 4)
+    }
+
+    // MARK: - Unsupported modes and limits
+
+    /// SOI, then a frame header with marker `sof`, precision `precision`, size and one 1×1 component.
+    static func header(sof: UInt8 = 0xC0, precision: UInt8 = 8, width: Int = 8, height: Int = 8) -> [UInt8] {
+        [
+            0xFF, 0xD8, 0xFF, sof, 0, 11, precision, UInt8(height >> 8), UInt8(height & 255), UInt8(width >> 8),
+            UInt8(width & 255), 1, 1, 0x11, 0,
+        ]
+    }
+
+    @Test(arguments: [
+        (UInt8(0xC3), "lossless"), (0xC5, "hierarchical"), (0xC6, "hierarchical"), (0xC7, "hierarchical"),
+        (0xC9, "arithmetic"), (0xCA, "arithmetic"), (0xCB, "arithmetic"), (0xCD, "arithmetic"),
+    ])
+    func unsupportedModesNameTheMode(sof: UInt8, mode: String) {
+        #expect {
+            try Self.decode(Data(Self.header(sof: sof)))
+        } throws: { error in
+            let error = error as? SerializationError
+            return error?.code == .unsupportedFeature && error?.message.contains(mode) == true
+        }
+    }
+
+    @Test func twelveBitSamplesAreUnsupported() {
+        #expect {
+            try Self.decode(Data(Self.header(precision: 12)))
+        } throws: { error in
+            let error = error as? SerializationError
+            return error?.code == .unsupportedFeature && error?.message.contains("12-bit") == true
+        }
+    }
+
+    @Test func hugeFrameThrowsLimitExceededBeforeAllocating() {
+        let start = Date()
+        #expect {
+            try Self.decode(Data(Self.header(width: 65535, height: 65535)))
+        } throws: { error in
+            (error as? SerializationError)?.code == .limitExceeded
+        }
+        // A frame this size would need gigabytes; failing at once shows nothing was allocated for it.
+        #expect(Date().timeIntervalSince(start) < 1)
+    }
+
+    @Test func smallBodyClaimingALargeFrameHitsThePixelsPerByteLimit() {
+        #expect {
+            try Self.decode(Data(Self.header(width: 8000, height: 8000)))
+        } throws: { error in
+            (error as? SerializationError)?.code == .limitExceeded
+        }
+    }
+
+    @Test func overflowingHuffmanCodeLengthsAreInvalid() {
+        // Three codes of length 1 cannot exist: only "0" and "1" are 1 bit long.
+        var bytes = Self.header()
+        bytes += [0xFF, 0xC4, 0, 22, 0x00, 3] + [UInt8](repeating: 0, count: 15) + [0, 1, 2]
+        #expect {
+            try Self.decode(Data(bytes + [0xFF, 0xD9]))
+        } throws: { error in
+            let error = error as? SerializationError
+            return error?.code == .invalidBody && error?.message.contains("DHT") == true
+        }
+    }
+
+    // MARK: - Hostile input
+
+    @Test func randomBytesAfterSOIThrow() {
+        var generator = SplitMix64(state: 0x4A50_4547)
+        var bytes: [UInt8] = [0xFF, 0xD8]
+        bytes.reserveCapacity(1 << 20)
+        while bytes.count < 1 << 20 {
+            let word = generator.next()
+            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> shift)) }
+        }
+        #expect(throws: SerializationError.self) { try Self.decode(Data(bytes)) }
+    }
+
+    @Test(arguments: ["q90_420", "progressive_420", "restart_420"])
+    func everyTruncationThrows(name: String) throws {
+        let data = try Self.fixture(name)
+        for length in 0..<(data.count - 1) {
+            #expect(throws: SerializationError.self, "\(name) cut to \(length) bytes") {
+                try Self.decode(data.prefix(length))
+            }
+        }
+    }
+
+    @Test(arguments: ["q90_420", "progressive_420", "restart_progressive", "gray"])
+    func corruptBytesGiveAnErrorOrAnImage(name: String) throws {
+        let original = [UInt8](try Self.fixture(name))
+        var generator = SplitMix64(state: 7)
+        for position in 2..<original.count {
+            var bytes = original
+            bytes[position] ^= UInt8(truncatingIfNeeded: generator.next() | 1)
+            do {
+                let image = try Self.decode(Data(bytes))
+                #expect(image.pixels.count == image.width * image.height * 4)
+            } catch {
+                // An error is a fine outcome for corrupt data; the test is that nothing crashes or hangs.
+            }
+        }
+    }
+}
