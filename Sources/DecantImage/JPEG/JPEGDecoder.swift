@@ -31,10 +31,11 @@ struct JPEGDecoder {
     let options: ImageDecodingOptions
     /// Quantization tables 0...3 in natural order.
     var quantizationTables: [[Int32]?] = [nil, nil, nil, nil]
-    /// DC Huffman tables 0...3.
-    var dcTables: [JPEGHuffmanTable?] = [nil, nil, nil, nil]
-    /// AC Huffman tables 0...3.
-    var acTables: [JPEGHuffmanTable?] = [nil, nil, nil, nil]
+    /// DC Huffman tables 0...3; 0 and 1 start as the typical tables of T.81 Annex K.3, as in libjpeg, for streams
+    /// that define none (Motion-JPEG).
+    var dcTables: [JPEGHuffmanTable?] = [.dcLuminance, .dcChrominance, nil, nil]
+    /// AC Huffman tables 0...3; 0 and 1 start as the typical tables of T.81 Annex K.3.
+    var acTables: [JPEGHuffmanTable?] = [.acLuminance, .acChrominance, nil, nil]
     /// The restart interval in MCUs (DRI), 0 when restarts are off.
     var restartInterval = 0
     /// The frame's components, once SOF is read.
