@@ -108,13 +108,16 @@ extension JPEGDecoder {
         }
         if scan.components.count == 1 {
             // Non-interleaved: one block per MCU, covering only the blocks that hold samples (T.81 §A.2.2).
+            // Only numbers are taken from the component: a copy of it would share its coefficients and make every
+            // write below copy them all.
             let index = scan.components[0]
-            let component = components[index]
-            for row in 0..<component.usedBlocksPerColumn {
-                for column in 0..<component.usedBlocksPerLine {
+            let rows = components[index].usedBlocksPerColumn
+            let columns = components[index].usedBlocksPerLine
+            let blocksPerLine = components[index].blocksPerLine
+            for row in 0..<rows {
+                for column in 0..<columns {
                     try restartIfDue(&reader)
-                    try decodeBlock(
-                        scan, component: index, offset: (row * component.blocksPerLine + column) * 64, &reader)
+                    try decodeBlock(scan, component: index, offset: (row * blocksPerLine + column) * 64, &reader)
                     unitsDone += 1
                 }
                 try reader.checkNotPastEnd()
@@ -126,14 +129,15 @@ extension JPEGDecoder {
                 for mcuColumn in 0..<mcusPerLine {
                     try restartIfDue(&reader)
                     for index in scan.components {
-                        let component = components[index]
-                        for v in 0..<component.vertical {
-                            for h in 0..<component.horizontal {
-                                let row = mcuRow * component.vertical + v
-                                let column = mcuColumn * component.horizontal + h
+                        let vertical = components[index].vertical
+                        let horizontal = components[index].horizontal
+                        let blocksPerLine = components[index].blocksPerLine
+                        for v in 0..<vertical {
+                            for h in 0..<horizontal {
+                                let row = mcuRow * vertical + v
+                                let column = mcuColumn * horizontal + h
                                 try decodeBlock(
-                                    scan, component: index, offset: (row * component.blocksPerLine + column) * 64,
-                                    &reader)
+                                    scan, component: index, offset: (row * blocksPerLine + column) * 64, &reader)
                             }
                         }
                     }
