@@ -190,6 +190,41 @@ import Testing
             }
         }
     }
+
+    /// Inputs the fuzzer (Tests/Fuzz/FuzzJPEG.swift) found crashing, in hexadecimal: each must
+    /// give an error or an image.
+    static let fuzzFindings: [String] = [
+        // Found by FuzzJPEG in its first minutes.
+        [
+            "ffd8ffe000104a46494600010101004800480000ffdb00430001010101010101010101010101010101010101010101010101",
+            "010101000101010101010101010101010101010101010101010101010101010101010101010101ffdb004301010101010101",
+            "010101010101010101010101010101010101017e010101010101010101010101010101010101010101010101010101010101",
+            "010101010101010101ffc00011080020002003012200021101031101ffc40016000101010000000000000000000000000008",
+            "070affc400351000000205080804070000000000000000012102071131420003062432415161051222233371a1b191d1e1f0",
+            "4352628182c1c2ffc4001701010003000000000000000000000000000a070809ffc4003411000001060a0904030000000000",
+            "0000000102081121314100030405071213222461061425323542435153238191c13471f0ffda000c03010002110311003f00",
+            "d2252d5b073b590725175ed0272b1b602f5af8130d020b17534ac28e74f1db6f38652dd20bef28d5425ab2671618a71c90ee",
+            "ef379e38277c3055ab50eab10f07194054548579b102b8ce80365a5342acb684ec64f65381632400000000000000000096e7",
+            "72938659c2175ed0272b1b0c72abd5837086adadadadadadadadadadadadadadadadadadadadadadadadadadadadadadadad",
+            "adadadadadadadadadadadadadadadadadadadadadadadadadad791d18e5f1c84256dce1b6ef7bf5142bce1b6cf5ff0048af",
+            "cf115f3707f64c93ce8ec06edcd7b35a1bc144187259d1d49b9f5fad09d8a6faef37dac8f4d212bdd6be2511755d50b09afe",
+            "8ebb19a3c5ad1fbc5ee7ffd9e13c6d1112c143369fffd9",
+        ].joined()
+    ]
+
+    @Test(arguments: fuzzFindings)
+    func fuzzFindingsDoNotCrash(hex: String) {
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        if let image = try? Self.decode(Data(bytes)) {
+            #expect(image.pixels.count == image.width * image.height * 4)
+        }
+    }
 }
 
 /// The JPEG decoder against the corpora's reference renderings (decoded with Decant's PNG decoder).

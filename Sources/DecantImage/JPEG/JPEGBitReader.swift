@@ -106,9 +106,11 @@ struct JPEGBitReader {
             count -= Int(entry >> 8)
             return Int(entry & 0xFF)
         }
+        // At most 16 bits are looked at: the buffer holds at least that many here.
         var length = JPEGHuffmanTable.lookupBits + 1
         var code = Int32((bits >> UInt64(count - length)) & ((1 << UInt64(length)) - 1))
-        while length <= 16 && code > table.maxCode[length] {
+        while code > table.maxCode[length] {
+            guard length < 16 else { length = 17; break }
             length += 1
             code = Int32((bits >> UInt64(count - length)) & ((1 << UInt64(length)) - 1))
         }
