@@ -240,12 +240,9 @@ import Testing
 
     /// Reftest files (relative to ``reftest``) whose reference Decant does not match, with the reason.
     static let exceptions: [String: String] = [
-        "partial_progressive.jpg":
-            "a 4×4 progressive file with a damaged SOS marker (FE DA) whose scan both decoders skip: Decant differs "
-            + "from the reference and from Pillow (which agree) by max |Δ| 7, mean |Δ| 1.8; not yet understood",
         "mozilla/jpg-cmyk-1.jpg":
             "the reference (jpeg-decoder's) converts CMYK to RGB with other rounding: max |Δ| 1 but mean |Δ| 0.16; "
-            + "Pillow's conversion, which Decant follows, differs from the reference by exactly as much",
+            + "Pillow's conversion, which Decant follows, differs from the reference by exactly as much"
     ]
 
     /// Decodes `jpeg` and compares it with `png`: `nil` when within tolerance, else what differs.

@@ -263,6 +263,7 @@ extension JPEGDecoder {
                     endOfBandRun = (1 << run) + reader.receive(run)
                     break
                 }
+                var placed = false
                 while k <= scan.end {
                     let position = offset + Self.naturalOrder[k]
                     if components[index].coefficients[position] != 0 {
@@ -272,11 +273,19 @@ extension JPEGDecoder {
                             if value != 0 {
                                 components[index].coefficients[position] = Int16(truncatingIfNeeded: value)
                             }
+                            placed = true
                             k += 1
                             break
                         }
                         run -= 1
                     }
+                    k += 1
+                }
+                if !placed && value != 0 {
+                    // The run went past the band (corrupt data): libjpeg stores the value just past it, at the
+                    // last coefficient once past the block, and so does Decant, to decode such files alike.
+                    let position = offset + Self.naturalOrder[min(k, 63)]
+                    components[index].coefficients[position] = Int16(truncatingIfNeeded: value)
                     k += 1
                 }
             }
