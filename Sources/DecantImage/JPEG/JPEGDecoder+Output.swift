@@ -10,7 +10,12 @@ import DecantCore
 extension JPEGDecoder {
     /// The colour space of the components, decided as libjpeg does from their count, JFIF, Adobe and identifiers.
     enum ColorSpace {
-        case gray, yCbCr, rgb
+        /// One component of grey levels.
+        case gray
+        /// JFIF luma and chroma (ITU-R BT.601, full range).
+        case yCbCr
+        /// Red, green and blue stored as they are (Adobe transform 0, or component identifiers 'R', 'G', 'B').
+        case rgb
         /// CMYK or YCCK, `inverted` when an Adobe segment says Photoshop stored the inks inverted.
         case cmyk(inverted: Bool), ycck(inverted: Bool)
     }
@@ -143,58 +148,78 @@ extension JPEGDecoder {
 
     /// Decodes the pixels after EOI and returns the image.
     mutating func finish(source: Data) throws(SerializationError) -> Image {
-        let planes = components.indices.map { upsampled($0) }
+        var planes = components.indices.map { upsampled($0) }
+        // A fourth plane that is never read keeps the conversion below uniform for 1 and 3 components.
+        while planes.count < 4 { planes.append([]) }
         var pixels = [UInt8](repeating: 255, count: width * height * 4)
         let count = width * height
+        let space = colorSpace
         pixels.withUnsafeMutableBufferPointer { pixels in
-            guard let out = pixels.baseAddress else { return }
-            switch colorSpace {
-            case .gray:
-                planes[0].withUnsafeBufferPointer { gray in
-                    for i in 0..<count {
-                        out[4 * i] = gray[i]
-                        out[4 * i + 1] = gray[i]
-                        out[4 * i + 2] = gray[i]
+            planes[0].withUnsafeBufferPointer { first in
+                planes[1].withUnsafeBufferPointer { second in
+                    planes[2].withUnsafeBufferPointer { third in
+                        planes[3].withUnsafeBufferPointer { fourth in
+                            guard let out = pixels.baseAddress, let p0 = first.baseAddress else { return }
+                            Self.convert(
+                                space, count: count, p0, second.baseAddress ?? p0, third.baseAddress ?? p0,
+                                fourth.baseAddress ?? p0, into: out)
+                        }
                     }
-                }
-            case .rgb:
-                for i in 0..<count {
-                    out[4 * i] = planes[0][i]
-                    out[4 * i + 1] = planes[1][i]
-                    out[4 * i + 2] = planes[2][i]
-                }
-            case .yCbCr:
-                for i in 0..<count {
-                    let rgb = Self.rgb(y: planes[0][i], cb: planes[1][i], cr: planes[2][i])
-                    out[4 * i] = rgb.0
-                    out[4 * i + 1] = rgb.1
-                    out[4 * i + 2] = rgb.2
-                }
-            case .cmyk(let inverted):
-                for i in 0..<count {
-                    var ink = (planes[0][i], planes[1][i], planes[2][i], planes[3][i])
-                    if inverted { ink = (~ink.0, ~ink.1, ~ink.2, ~ink.3) }
-                    let rgb = Self.rgb(cyan: ink.0, magenta: ink.1, yellow: ink.2, black: ink.3)
-                    out[4 * i] = rgb.0
-                    out[4 * i + 1] = rgb.1
-                    out[4 * i + 2] = rgb.2
-                }
-            case .ycck(let inverted):
-                for i in 0..<count {
-                    // YCC to RGB gives the inverted inks (C = 255 - R, ...), K as stored (libjpeg's YCCK -> CMYK).
-                    let converted = Self.rgb(y: planes[0][i], cb: planes[1][i], cr: planes[2][i])
-                    var ink = (~converted.0, ~converted.1, ~converted.2, planes[3][i])
-                    if inverted { ink = (~ink.0, ~ink.1, ~ink.2, ~ink.3) }
-                    let rgb = Self.rgb(cyan: ink.0, magenta: ink.1, yellow: ink.2, black: ink.3)
-                    out[4 * i] = rgb.0
-                    out[4 * i + 1] = rgb.1
-                    out[4 * i + 2] = rgb.2
                 }
             }
         }
         return Image(
             width: width, height: height, pixels: pixels, format: .jpeg, scale: options.imageScale,
             metadata: metadata)
+    }
+
+    /// Converts `count` samples of the planes `p0`...`p3` (those the colour space uses) to RGB in `out`, whose alpha
+    /// bytes are already 255.
+    static func convert(
+        _ space: ColorSpace, count: Int, _ p0: UnsafePointer<UInt8>, _ p1: UnsafePointer<UInt8>,
+        _ p2: UnsafePointer<UInt8>, _ p3: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>
+    ) {
+        switch space {
+        case .gray:
+            for i in 0..<count {
+                out[4 * i] = p0[i]
+                out[4 * i + 1] = p0[i]
+                out[4 * i + 2] = p0[i]
+            }
+        case .rgb:
+            for i in 0..<count {
+                out[4 * i] = p0[i]
+                out[4 * i + 1] = p1[i]
+                out[4 * i + 2] = p2[i]
+            }
+        case .yCbCr:
+            for i in 0..<count {
+                let rgb = rgb(y: p0[i], cb: p1[i], cr: p2[i])
+                out[4 * i] = rgb.0
+                out[4 * i + 1] = rgb.1
+                out[4 * i + 2] = rgb.2
+            }
+        case .cmyk(let inverted):
+            for i in 0..<count {
+                var ink = (p0[i], p1[i], p2[i], p3[i])
+                if inverted { ink = (~ink.0, ~ink.1, ~ink.2, ~ink.3) }
+                let rgb = rgb(cyan: ink.0, magenta: ink.1, yellow: ink.2, black: ink.3)
+                out[4 * i] = rgb.0
+                out[4 * i + 1] = rgb.1
+                out[4 * i + 2] = rgb.2
+            }
+        case .ycck(let inverted):
+            for i in 0..<count {
+                // YCC to RGB gives the inverted inks (C = 255 - R, ...), K as stored (libjpeg's YCCK -> CMYK).
+                let converted = rgb(y: p0[i], cb: p1[i], cr: p2[i])
+                var ink = (~converted.0, ~converted.1, ~converted.2, p3[i])
+                if inverted { ink = (~ink.0, ~ink.1, ~ink.2, ~ink.3) }
+                let rgb = rgb(cyan: ink.0, magenta: ink.1, yellow: ink.2, black: ink.3)
+                out[4 * i] = rgb.0
+                out[4 * i + 1] = rgb.1
+                out[4 * i + 2] = rgb.2
+            }
+        }
     }
 
     /// JFIF YCbCr to RGB (full-range ITU-R BT.601), in 16-bit fixed point rounded as libjpeg does.

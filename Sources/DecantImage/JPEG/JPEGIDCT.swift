@@ -8,18 +8,29 @@ enum JPEGIDCT {
     /// Extra precision kept between the two passes.
     static let pass1Bits = 2
 
-    // The rotation constants, round(c * 2^13): c = sqrt(2) * (cos or combinations) of the LLM butterflies.
+    /// sqrt(2) * (-c1 + c3 + c5 - c7) * 2^13, rounded (ck = cos(k * pi / 16)).
     static let fix0_298631336 = 2446
+    /// sqrt(2) * (c3 - c5) * 2^13, rounded (ck = cos(k * pi / 16)).
     static let fix0_390180644 = 3196
+    /// sqrt(2) * c6 * 2^13, rounded (ck = cos(k * pi / 16)).
     static let fix0_541196100 = 4433
+    /// sqrt(2) * (c2 - c6) * 2^13, rounded (ck = cos(k * pi / 16)).
     static let fix0_765366865 = 6270
+    /// sqrt(2) * (c3 - c7) * 2^13, rounded (ck = cos(k * pi / 16)).
     static let fix0_899976223 = 7373
+    /// sqrt(2) * c3 * 2^13, rounded (ck = cos(k * pi / 16)).
     static let fix1_175875602 = 9633
+    /// sqrt(2) * (c1 + c3 - c5 - c7) * 2^13, rounded (ck = cos(k * pi / 16)).
     static let fix1_501321110 = 12299
+    /// sqrt(2) * (c2 + c6) * 2^13, rounded (ck = cos(k * pi / 16)).
     static let fix1_847759065 = 15137
+    /// sqrt(2) * (c3 + c5) * 2^13, rounded (ck = cos(k * pi / 16)).
     static let fix1_961570560 = 16069
+    /// sqrt(2) * (c1 + c3 - c5 + c7) * 2^13, rounded (ck = cos(k * pi / 16)).
     static let fix2_053119869 = 16819
+    /// sqrt(2) * (c1 + c3) * 2^13, rounded (ck = cos(k * pi / 16)).
     static let fix2_562915447 = 20995
+    /// sqrt(2) * (c1 + c3 + c5 - c7) * 2^13, rounded (ck = cos(k * pi / 16)).
     static let fix3_072711026 = 25172
 
     /// One 1-D inverse transform of `s0...s7` (already scaled), returning the 8 outputs before descaling, each
@@ -103,6 +114,12 @@ enum JPEGIDCT {
         for row in 0..<8 {
             let w = workspace + row * 8
             let target = output + row * stride
+            if w[1] == 0 && w[2] == 0 && w[3] == 0 && w[4] == 0 && w[5] == 0 && w[6] == 0 && w[7] == 0 {
+                // Only the DC term: the full formula gives (w0 * 2^13 + round) >> shift, which is this exactly.
+                let value = clamp(((Int(w[0]) + (1 << (pass1Bits + 2))) >> (pass1Bits + 3)) + 128)
+                for column in 0..<8 { target[column] = value }
+                continue
+            }
             let out = transform(
                 Int(w[0]), Int(w[1]), Int(w[2]), Int(w[3]), Int(w[4]), Int(w[5]), Int(w[6]), Int(w[7]))
             target[0] = clamp(((out.0 + round) >> shift) + 128)
