@@ -282,6 +282,58 @@ import Testing
         #expect(Set(failures.keys) == Set(Self.exceptions.keys), "\(failures)")
     }
 
+    /// jpeg-decoder's test files whose Pillow rendering (CRC-32 in `_pillow_reference`) Decant does not match, with
+    /// the reason.
+    static let pillowExceptions: [String: String] = [:]
+
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"), .timeLimit(.minutes(2)))
+    func jpegDecoderFilesMatchPillowExactly() throws {
+        let folder = "images/jpeg-decoder"
+        let url = try #require(Corpora.url(folder + "/_pillow_reference/pillow_reference.json"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let files = try #require(json["files"] as? [[String: Any]])
+        var matched = 0
+        var mismatches: [String: String] = [:]
+        for file in files {
+            guard file["format"] as? String == "JPEG", let path = file["file"] as? String,
+                let source = Corpora.url(folder + "/" + path)
+            else { continue }
+            let decoded = Result { () throws(SerializationError) -> Image in
+                try ImageDecoder.decode(try Self.read(source), options: ImageDecodingOptions())
+            }
+            if path.contains("/lossless/") {
+                // libjpeg-turbo 3 decodes lossless JPEG; Decant refuses it.
+                if case .failure(let error) = decoded, error.code == .unsupportedFeature { continue }
+                mismatches[path] = "lossless JPEG decoded or failed otherwise than with unsupportedFeature"
+                continue
+            }
+            // Pillow's failures (the crash tests: truncated and damaged files) need only not crash Decant.
+            guard file["pillow"] as? String == "ok", let crc = file["crc32_rgba"] as? Int else { continue }
+            switch decoded {
+            case .success(let image):
+                let actual = Checksum.crc32(image.pixels)
+                if actual == UInt32(crc) && image.width == file["width"] as? Int {
+                    matched += 1
+                } else {
+                    mismatches[path] = "\(image.width)×\(image.height), CRC-32 \(actual), Pillow's \(crc)"
+                }
+            case .failure(let error):
+                mismatches[path] = "\(error.code): \(error.message)"
+            }
+        }
+        #expect(matched >= 40, "\(matched) files match")
+        #expect(Set(mismatches.keys) == Set(Self.pillowExceptions.keys), "\(mismatches)")
+    }
+
+    /// The bytes of `url`, a `SerializationError` when it cannot be read.
+    static func read(_ url: URL) throws(SerializationError) -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw SerializationError(code: .invalidBody, message: "cannot read \(url.path)")
+        }
+    }
+
     @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
     func libjpegTurboTestImages() throws {
         let original = try ImageDecoder.decode(
