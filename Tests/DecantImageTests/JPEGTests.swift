@@ -293,11 +293,14 @@ import Testing
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         let files = try #require(json["files"] as? [[String: Any]])
         var matched = 0
+        var attempted = 0
         var mismatches: [String: String] = [:]
         for file in files {
-            guard file["format"] as? String == "JPEG", let path = file["file"] as? String,
+            // Files Pillow could not identify have no format; they are decoded too (when present).
+            guard (file["format"] as? String ?? "JPEG") == "JPEG", let path = file["file"] as? String,
                 let source = Corpora.url(folder + "/" + path)
             else { continue }
+            attempted += 1
             let decoded = Result { () throws(SerializationError) -> Image in
                 try ImageDecoder.decode(try Self.read(source), options: ImageDecodingOptions())
             }
@@ -321,7 +324,9 @@ import Testing
                 mismatches[path] = "\(error.code): \(error.message)"
             }
         }
-        #expect(matched >= 40, "\(matched) files match")
+        // 41 of the 52 JPEG files present match; the 11 others are lossless (the listed crash tests are not in the
+        // corpus).
+        #expect(matched >= 40, "\(matched) of \(attempted) files match")
         #expect(Set(mismatches.keys) == Set(Self.pillowExceptions.keys), "\(mismatches)")
     }
 
