@@ -16,7 +16,7 @@ struct JPEGComponent {
     /// The blocks the frame's MCUs cover, per row and per column (at least the blocks that hold samples).
     var blocksPerLine: Int, blocksPerColumn: Int
     /// The coefficients, 64 per block in natural order, blocks row by row.
-    var coefficients: [Int16]
+    var coefficients: JPEGCoefficients
     /// The DC predictor of the scan being decoded (T.81 §F.2.1.3.1).
     var dcPredictor = 0
     /// The DC and AC Huffman table selectors of the scan being decoded.

@@ -48,20 +48,20 @@ extension JPEGDecoder {
         // Only the blocks that hold samples are transformed; the MCU padding is never shown.
         let rows = min(component.blocksPerColumn, component.usedBlocksPerColumn + 1)
         let columns = min(component.blocksPerLine, component.usedBlocksPerLine + 1)
-        component.coefficients.withUnsafeBufferPointer { coefficients in
-            quantization.withUnsafeBufferPointer { quantization in
-                workspace.withUnsafeMutableBufferPointer { workspace in
-                    plane.withUnsafeMutableBufferPointer { plane in
-                        guard let coefficientBase = coefficients.baseAddress, let table = quantization.baseAddress,
-                            let work = workspace.baseAddress, let output = plane.baseAddress
-                        else { return }
-                        for row in 0..<rows {
-                            for column in 0..<columns {
-                                JPEGIDCT.inverse(
-                                    coefficientBase + (row * component.blocksPerLine + column) * 64,
-                                    quantization: table, workspace: work,
-                                    output: output + row * 8 * stride + column * 8, stride: stride)
-                            }
+        let coefficientBase = component.coefficients.pointer
+        quantization.withUnsafeBufferPointer { quantization in
+            workspace.withUnsafeMutableBufferPointer { workspace in
+                plane.withUnsafeMutableBufferPointer { plane in
+                    guard stride / 8 * component.blocksPerColumn * 64 <= component.coefficients.count,
+                        let table = quantization.baseAddress,
+                        let work = workspace.baseAddress, let output = plane.baseAddress
+                    else { return }
+                    for row in 0..<rows {
+                        for column in 0..<columns {
+                            JPEGIDCT.inverse(
+                                coefficientBase + (row * component.blocksPerLine + column) * 64,
+                                quantization: table, workspace: work,
+                                output: output + row * 8 * stride + column * 8, stride: stride)
                         }
                     }
                 }

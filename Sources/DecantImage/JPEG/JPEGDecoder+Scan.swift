@@ -114,10 +114,11 @@ extension JPEGDecoder {
             let rows = components[index].usedBlocksPerColumn
             let columns = components[index].usedBlocksPerLine
             let blocksPerLine = components[index].blocksPerLine
+            let base = components[index].coefficients.pointer
             for row in 0..<rows {
                 for column in 0..<columns {
                     try restartIfDue(&reader)
-                    try decodeBlock(scan, component: index, offset: (row * blocksPerLine + column) * 64, &reader)
+                    try decodeBlock(scan, component: index, block: base + (row * blocksPerLine + column) * 64, &reader)
                     unitsDone += 1
                 }
                 try reader.checkNotPastEnd()
@@ -132,12 +133,14 @@ extension JPEGDecoder {
                         let vertical = components[index].vertical
                         let horizontal = components[index].horizontal
                         let blocksPerLine = components[index].blocksPerLine
+                        let base = components[index].coefficients.pointer
                         for v in 0..<vertical {
                             for h in 0..<horizontal {
                                 let row = mcuRow * vertical + v
                                 let column = mcuColumn * horizontal + h
                                 try decodeBlock(
-                                    scan, component: index, offset: (row * blocksPerLine + column) * 64, &reader)
+                                    scan, component: index, block: base + (row * blocksPerLine + column) * 64,
+                                    &reader)
                             }
                         }
                     }
@@ -150,42 +153,42 @@ extension JPEGDecoder {
         return reader.position
     }
 
-    /// Decodes one block of `scan` for component `index` into its coefficients at `offset`.
+    /// Decodes one block of `scan` for component `index` into its 64 coefficients at `block`.
     @inline(__always)
     mutating func decodeBlock(
-        _ scan: Scan, component index: Int, offset: Int, _ reader: inout JPEGBitReader
+        _ scan: Scan, component index: Int, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
     ) throws(SerializationError) {
         if !isProgressive {
-            try decodeSequentialBlock(component: index, offset: offset, &reader)
+            try decodeSequentialBlock(component: index, block: block, &reader)
         } else if scan.start == 0 {
             if scan.high == 0 {
                 // DC first scan (T.81 §G.1.2.1).
                 let length = try reader.decode(dcTables[components[index].dcTable].orEmpty)
                 let predictor = components[index].dcPredictor + reader.receiveExtend(length)
                 components[index].dcPredictor = predictor
-                components[index].coefficients[offset] = Int16(truncatingIfNeeded: predictor << scan.low)
+                block[0] = Int16(truncatingIfNeeded: predictor << scan.low)
             } else if reader.bit() == 1 {
                 // DC refinement: one more bit of the DC coefficient.
-                components[index].coefficients[offset] |= Int16(truncatingIfNeeded: 1 << scan.low)
+                block[0] |= Int16(truncatingIfNeeded: 1 << scan.low)
             }
         } else if scan.high == 0 {
-            try decodeACFirst(scan, component: index, offset: offset, &reader)
+            try decodeACFirst(scan, component: index, block: block, &reader)
         } else {
-            try decodeACRefinement(scan, component: index, offset: offset, &reader)
+            try decodeACRefinement(scan, component: index, block: block, &reader)
         }
     }
 
     /// Decodes a sequential block: the DC difference and the run-length coded AC coefficients (T.81 §F.2.2).
     @inline(__always)
     mutating func decodeSequentialBlock(
-        component index: Int, offset: Int, _ reader: inout JPEGBitReader
+        component index: Int, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
     ) throws(SerializationError) {
         let dcTable = dcTables[components[index].dcTable].orEmpty
         let acTable = acTables[components[index].acTable].orEmpty
         let length = try reader.decode(dcTable)
         let predictor = components[index].dcPredictor + reader.receiveExtend(length)
         components[index].dcPredictor = predictor
-        components[index].coefficients[offset] = Int16(truncatingIfNeeded: predictor)
+        block[0] = Int16(truncatingIfNeeded: predictor)
         var k = 1
         while k < 64 {
             let symbol = try reader.decode(acTable)
@@ -199,14 +202,14 @@ extension JPEGDecoder {
             k += run
             // A run past the last coefficient is corrupt; like libjpeg, the value lands on the last one.
             let value = Int16(truncatingIfNeeded: reader.receiveExtend(size))
-            components[index].coefficients[offset + Self.naturalOrder[min(k, 63)]] = value
+            block[Self.naturalOrder[min(k, 63)]] = value
             k += 1
         }
     }
 
     /// Decodes the first AC scan of a band (T.81 §G.1.2.2), with end-of-band runs across blocks.
     mutating func decodeACFirst(
-        _ scan: Scan, component index: Int, offset: Int, _ reader: inout JPEGBitReader
+        _ scan: Scan, component index: Int, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
     ) throws(SerializationError) {
         if endOfBandRun > 0 {
             endOfBandRun -= 1
@@ -228,7 +231,7 @@ extension JPEGDecoder {
             }
             k += run
             let value = reader.receiveExtend(size) * (1 << scan.low)
-            components[index].coefficients[offset + Self.naturalOrder[min(k, 63)]] = Int16(truncatingIfNeeded: value)
+            block[Self.naturalOrder[min(k, 63)]] = Int16(truncatingIfNeeded: value)
             k += 1
         }
     }
@@ -236,16 +239,16 @@ extension JPEGDecoder {
     /// Decodes an AC refinement scan (T.81 §G.1.2.3): one more bit of each coefficient already non-zero, and new
     /// coefficients of magnitude `1 << Al`.
     mutating func decodeACRefinement(
-        _ scan: Scan, component index: Int, offset: Int, _ reader: inout JPEGBitReader
+        _ scan: Scan, component index: Int, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
     ) throws(SerializationError) {
         let positive = 1 << scan.low
         let negative = -1 << scan.low
         var k = scan.start
         /// Adds one correction bit to the non-zero coefficient at natural position `position`.
         func refine(_ position: Int, _ reader: inout JPEGBitReader) {
-            let coefficient = Int(components[index].coefficients[position])
+            let coefficient = Int(block[position])
             if reader.bit() == 1 && coefficient & positive == 0 {
-                components[index].coefficients[position] = Int16(
+                block[position] = Int16(
                     truncatingIfNeeded: coefficient + (coefficient >= 0 ? positive : negative))
             }
         }
@@ -265,13 +268,13 @@ extension JPEGDecoder {
                 }
                 var placed = false
                 while k <= scan.end {
-                    let position = offset + Self.naturalOrder[k]
-                    if components[index].coefficients[position] != 0 {
+                    let position = Self.naturalOrder[k]
+                    if block[position] != 0 {
                         refine(position, &reader)
                     } else {
                         if run == 0 {
                             if value != 0 {
-                                components[index].coefficients[position] = Int16(truncatingIfNeeded: value)
+                                block[position] = Int16(truncatingIfNeeded: value)
                             }
                             placed = true
                             k += 1
@@ -284,16 +287,16 @@ extension JPEGDecoder {
                 if !placed && value != 0 {
                     // The run went past the band (corrupt data): libjpeg stores the value just past it, at the
                     // last coefficient once past the block, and so does Decant, to decode such files alike.
-                    let position = offset + Self.naturalOrder[min(k, 63)]
-                    components[index].coefficients[position] = Int16(truncatingIfNeeded: value)
+                    let position = Self.naturalOrder[min(k, 63)]
+                    block[position] = Int16(truncatingIfNeeded: value)
                     k += 1
                 }
             }
         }
         if endOfBandRun > 0 {
             while k <= scan.end {
-                let position = offset + Self.naturalOrder[k]
-                if components[index].coefficients[position] != 0 { refine(position, &reader) }
+                let position = Self.naturalOrder[k]
+                if block[position] != 0 { refine(position, &reader) }
                 k += 1
             }
             endOfBandRun -= 1

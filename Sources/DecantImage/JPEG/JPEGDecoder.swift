@@ -360,7 +360,7 @@ struct JPEGDecoder {
                 width: (width * part.h + maxHorizontal - 1) / maxHorizontal,
                 height: (height * part.v + maxVertical - 1) / maxVertical,
                 blocksPerLine: blocksPerLine, blocksPerColumn: blocksPerColumn,
-                coefficients: [])
+                coefficients: JPEGCoefficients(count: 0))
         }
         isProgressive = progressive
         hasFrame = true
@@ -370,8 +370,8 @@ struct JPEGDecoder {
         if options.inflate {
             for index in components.indices {
                 let component = components[index]
-                components[index].coefficients = [Int16](
-                    repeating: 0, count: component.blocksPerLine * component.blocksPerColumn * 64)
+                components[index].coefficients = JPEGCoefficients(
+                    count: component.blocksPerLine * component.blocksPerColumn * 64)
             }
         }
     }
