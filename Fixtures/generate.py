@@ -512,8 +512,14 @@ def image_cases():
                    "expect": {"serializer": "image", "value": {
                        "format": "ico", "width": 32, "height": 32, "frames": 1,
                        "rgbaSHA256": hashlib.sha256(canonical_rgba(decoded)).hexdigest()}}}))
-    cases.append(("jpeg-not-yet", http(200, "OK", [("Content-Type", "image/jpeg")], encode(canvas("RGB"), "JPEG")),
-                  {"description": "JPEG decoding is not written yet: a clear error, never a wrong image.",
+    ok("jpeg", "A baseline 4:2:0 JPEG: decoded as libjpeg-turbo (Pillow) decodes it.", "image/jpeg",
+       encode(canvas("RGB"), "JPEG", quality=90), "jpeg")
+    ok("jpeg-progressive", "A progressive 4:4:4 JPEG.", "image/jpeg",
+       encode(canvas("RGB"), "JPEG", quality=90, subsampling=0, progressive=True), "jpeg")
+    # A lossless (SOF3) frame header: recognised, and refused with a clear error, never a wrong image.
+    lossless = bytes([0xFF, 0xD8, 0xFF, 0xC3, 0, 11, 8, 0, 8, 0, 8, 1, 1, 0x11, 0, 0xFF, 0xD9])
+    cases.append(("jpeg-lossless", http(200, "OK", [("Content-Type", "image/jpeg")], lossless),
+                  {"description": "Lossless JPEG (SOF3) is not supported: a clear error, never a wrong image.",
                    "expect": error("unsupportedFeature")}))
     png = encode(canvas("RGB"), "PNG")
     cases.append(("png-truncated", http(200, "OK", [("Content-Type", "image/png")], png[: len(png) // 2]),

@@ -13,7 +13,7 @@ extension SerializerRegistry {
     /// `application/x-plist`, `application/x-bplist`, `application/plist`), `DecantXMLDocument` (`xmlDocument`, the
     /// immutable DOM: `application/xml`, `text/xml`, `*/*+xml`; the module also brings the streaming `xmlParser`
     /// serializer, which loses the ties so that XML bodies become trees unless a chain names `xmlParser`),
-    /// `DecantImage` (`image`: PNG, GIF, BMP, ICO; JPEG and TIFF report "not yet supported") and `DecantString`
+    /// `DecantImage` (`image`: PNG, JPEG, GIF, BMP, ICO; TIFF reports "not yet supported") and `DecantString`
     /// (`string`: `text/*`).
     ///
     /// Format modules are installed here as they land. The raw-bytes `data` serializer is not installed, so that an

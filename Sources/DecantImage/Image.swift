@@ -343,6 +343,9 @@ public struct Image: Sendable {
         public var iccProfileName: String?
         /// The sRGB rendering intent (PNG `sRGB`, 0-3), when the file declares sRGB.
         public var sRGBIntent: Int?
+        /// The EXIF orientation (TIFF tag 0x0112, 1-8) a JPEG's APP1 segment declares, when it does; not applied to
+        /// ``Image/pixels``.
+        public var exifOrientation: Int?
 
         var pixelsPerMeterX: Int?
         var pixelsPerMeterY: Int?
@@ -359,6 +362,7 @@ public struct Image: Sendable {
             hasICCProfile = false
             iccProfileName = nil
             sRGBIntent = nil
+            exifOrientation = nil
         }
     }
 }

@@ -160,11 +160,13 @@ enum ImageDecoder {
             image = try BMPDecoder.decode(data, options: options)
         case .ico, .cur:
             image = try ICODecoder.decode(data, options: options)
-        case .jpeg, .tiff:
+        case .jpeg:
+            image = try JPEGDecoder.decode(data, options: options)
+        case .tiff:
             throw SerializationError(
                 code: .unsupportedFeature,
-                message: "The body is a \(format) image, which DecantImage does not yet support decoding (PNG, GIF, "
-                    + "BMP and ICO/CUR are supported). Convert the image to PNG, or install a serializer for "
+                message: "The body is a \(format) image, which DecantImage does not yet support decoding (PNG, "
+                    + "JPEG, GIF, BMP and ICO/CUR are supported). Convert the image to PNG, or install a serializer for "
                     + "\(format) ahead of 'image'.")
         }
         if options.premultipliedAlpha && image.isDecoded { image.premultiply() }

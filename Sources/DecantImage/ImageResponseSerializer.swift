@@ -3,9 +3,10 @@ public import DecantCore
 /// Decodes an image body into an ``Image``: AFNetworking's `AFImageResponseSerializer`, in pure Swift.
 ///
 /// The format is detected from the body's signature, never from the `Content-Type`, so a PNG served as
-/// `image/jpeg` still decodes. PNG (W3C PNG Specification, Third Edition), GIF (87a/89a, with every frame
-/// composited), BMP and ICO/CUR are decoded; JPEG and TIFF are recognised and reported as
-/// `SerializationError.Code.unsupportedFeature` ("not yet supported"), never as a wrong image. Its id is `image`.
+/// `image/jpeg` still decodes. PNG (W3C PNG Specification, Third Edition), JPEG (ITU-T T.81: baseline, extended
+/// sequential and progressive Huffman-coded 8-bit), GIF (87a/89a, with every frame composited), BMP and ICO/CUR are
+/// decoded; TIFF, and JPEG's lossless, hierarchical, arithmetic-coded and 12-bit modes, are recognised and reported as
+/// `SerializationError.Code.unsupportedFeature`, never as a wrong image. Its id is `image`.
 ///
 /// ```swift
 /// let serializer = ImageResponseSerializer(options: ImageDecodingOptions(inflate: false))

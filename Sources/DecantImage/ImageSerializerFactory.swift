@@ -32,7 +32,7 @@ public struct ImageSerializerFactory: SerializerFactory {
 
     /// What the serializer does.
     public var summary: String {
-        "Decodes PNG, GIF, BMP and ICO/CUR bodies to RGBA8 pixels (JPEG and TIFF are reported as not yet supported)."
+        "Decodes PNG, JPEG, GIF, BMP and ICO/CUR bodies to RGBA8 pixels (TIFF is reported as not yet supported)."
     }
 
     /// ``ImageResponseSerializer/defaultMediaRanges``.

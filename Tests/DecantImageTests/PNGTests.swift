@@ -135,8 +135,8 @@ enum PNGBuilder {
     }
 
     @Test(arguments: [
-        ("\u{FF}\u{D8}\u{FF}\u{E0}", Image.Format.jpeg),
-        ("II*\u{0}", .tiff),
+        ("II*\u{0}", Image.Format.tiff),
+        ("MM\u{0}*", .tiff),
     ])
     func otherFormatsAreNotYetSupported(signature: String, format: Image.Format) throws {
         let bytes = signature.unicodeScalars.map { UInt8($0.value) } + [UInt8](repeating: 0, count: 32)

@@ -12,6 +12,13 @@ enum ImageWorkloads {
                 "image.png", path: "images/pngsuite/image-png/tests/benches/kodim07.png", mediaType: "image/png",
                 decoder: "libpng", summary: "kodim07.png, a 768×512 RGB photo"),
             corpusImage(
+                "image.jpeg", path: "images/jpeg-decoder/tests/reftest/images/mjpeg.jpg", mediaType: "image/jpeg",
+                decoder: "turbojpeg", summary: "mjpeg.jpg, a 960×720 baseline 4:2:2 camera frame"),
+            corpusImage(
+                "image.jpeg.progressive", path: "images/jpeg-decoder/tests/reftest/images/progressive3.jpg",
+                mediaType: "image/jpeg", decoder: "turbojpeg",
+                summary: "progressive3.jpg, a 650×470 progressive 4:4:4 photo"),
+            corpusImage(
                 "image.gif", path: "images/image-gif/tests/samples/interlaced.gif", mediaType: "image/gif",
                 decoder: "giflib", summary: "interlaced.gif, 540×330, one frame"),
             corpusImage(

@@ -1,0 +1,151 @@
+import DecantCore
+
+/// Reads the entropy-coded data of a JPEG scan (ITU-T T.81 §F.2.2.5, §B.1.1.5): bits most significant first, a stuffed
+/// `FF 00` read as `FF`, and zero bits once a marker or the end of the body is reached, so that decoding stays in
+/// bounds. Reading past the end of the body is remembered, and ``checkNotPastEnd()`` turns it into an error.
+struct JPEGBitReader {
+    /// The whole body.
+    let bytes: [UInt8]
+    /// The offset of the next byte to load.
+    private(set) var position: Int
+    /// Buffered bits, right-aligned: the next bit to read is bit `count - 1`.
+    private var bits: UInt64 = 0
+    /// How many bits of ``bits`` are buffered.
+    private var count = 0
+    /// How many of the buffered bits (the last ones) are zero padding rather than data.
+    private var paddingBits = 0
+    /// Whether loading stopped at a marker (`FF` followed by neither `00` nor `FF`-fill).
+    private(set) var reachedMarker = false
+    /// Whether loading ran off the end of the body.
+    private(set) var reachedEnd = false
+
+    /// Creates a reader of the entropy-coded data starting at `position`.
+    init(bytes: [UInt8], position: Int) {
+        self.bytes = bytes
+        self.position = position
+    }
+
+    /// Loads bytes until more than 56 bits are buffered, padding with zeros at a marker or the end of the body.
+    @inline(__always)
+    private mutating func fill() {
+        while count <= 56 {
+            var byte: UInt8 = 0
+            if reachedMarker || reachedEnd {
+                paddingBits += 8
+            } else if position >= bytes.count {
+                reachedEnd = true
+                paddingBits += 8
+            } else {
+                byte = bytes[position]
+                if byte == 0xFF {
+                    let next = position + 1 < bytes.count ? bytes[position + 1] : 0xD9
+                    if next == 0 {
+                        position += 2
+                    } else {
+                        // A marker (possibly after fill bytes): stop here, leaving `position` on its first FF.
+                        reachedMarker = true
+                        byte = 0
+                        paddingBits += 8
+                    }
+                } else {
+                    position += 1
+                }
+            }
+            bits = bits << 8 | UInt64(byte)
+            count += 8
+        }
+    }
+
+    /// Whether the bits read so far go past the end of the body (not merely into a marker's padding).
+    var consumedPastEnd: Bool { reachedEnd && count < paddingBits }
+
+    /// Throws `truncatedBody` when the bits read so far go past the end of the body.
+    func checkNotPastEnd() throws(SerializationError) {
+        guard consumedPastEnd else { return }
+        throw SerializationError(
+            code: .truncatedBody,
+            message: "The JPEG image ends in the middle of its entropy-coded data; the body was probably cut off in "
+                + "transit.",
+            offset: bytes.count)
+    }
+
+    /// Reads one bit.
+    @inline(__always)
+    mutating func bit() -> Int {
+        if count < 1 { fill() }
+        count -= 1
+        return Int((bits >> UInt64(count)) & 1)
+    }
+
+    /// Reads `length` (0...16) bits as an unsigned number.
+    @inline(__always)
+    mutating func receive(_ length: Int) -> Int {
+        guard length > 0 else { return 0 }
+        if count < length { fill() }
+        count -= length
+        return Int((bits >> UInt64(count)) & ((1 << UInt64(length)) - 1))
+    }
+
+    /// Reads `length` (0...16) bits and extends them to a signed value (T.81 §F.2.2.1, EXTEND).
+    @inline(__always)
+    mutating func receiveExtend(_ length: Int) -> Int {
+        guard length > 0 else { return 0 }
+        let value = receive(length)
+        return value < 1 << (length - 1) ? value - (1 << length) + 1 : value
+    }
+
+    /// Decodes one Huffman-coded symbol with `table` (T.81 §F.2.2.3, DECODE).
+    ///
+    /// - Throws: `invalidBody` when the next 16 bits start no code of the table (corrupt data).
+    @inline(__always)
+    mutating func decode(_ table: JPEGHuffmanTable) throws(SerializationError) -> Int {
+        if count < 16 { fill() }
+        let peek = Int((bits >> UInt64(count - JPEGHuffmanTable.lookupBits)) & 0x1FF)
+        let entry = table.lookup[peek]
+        if entry != 0 {
+            count -= Int(entry >> 8)
+            return Int(entry & 0xFF)
+        }
+        // At most 16 bits are looked at: the buffer holds at least that many here.
+        var length = JPEGHuffmanTable.lookupBits + 1
+        var code = Int32((bits >> UInt64(count - length)) & ((1 << UInt64(length)) - 1))
+        while code > table.maxCode[length] {
+            guard length < 16 else { length = 17; break }
+            length += 1
+            code = Int32((bits >> UInt64(count - length)) & ((1 << UInt64(length)) - 1))
+        }
+        guard length <= 16 else {
+            throw SerializationError(
+                code: .invalidBody,
+                message: "The JPEG image's entropy-coded data is corrupt: a bit sequence matches no Huffman code of "
+                    + "the scan's table (T.81 §F.2.2.3). The file is damaged; re-encode or re-download it.",
+                offset: position)
+        }
+        count -= length
+        let index = Int(code + table.valueOffset[length])
+        guard index >= 0 && index < table.symbols.count else {
+            throw SerializationError(
+                code: .invalidBody, message: "The JPEG image's Huffman table is inconsistent.", offset: position)
+        }
+        return Int(table.symbols[index])
+    }
+
+    /// Discards the buffered bits and, at a restart marker, skips it (T.81 §F.2.2.5, §B.2.1).
+    ///
+    /// - Returns: whether a restart marker was found and skipped.
+    mutating func restart() -> Bool {
+        bits = 0
+        count = 0
+        paddingBits = 0
+        reachedMarker = false
+        // Skip anything before the next marker (fill bytes, or data a damaged encoder left), as decoders resynchronise.
+        while position + 1 < bytes.count
+            && !(bytes[position] == 0xFF && bytes[position + 1] != 0 && bytes[position + 1] != 0xFF)
+        {
+            position += 1
+        }
+        guard position + 1 < bytes.count, (0xD0...0xD7).contains(bytes[position + 1]) else { return false }
+        position += 2
+        return true
+    }
+}

@@ -1,0 +1,313 @@
+import DecantCore
+
+/// Scan decoding: the SOS header and the Huffman-coded data of sequential and progressive scans (ITU-T T.81 Annex F
+/// and Annex G).
+extension JPEGDecoder {
+    /// What one scan codes, from its SOS header.
+    struct Scan {
+        /// Indices into ``JPEGDecoder/components`` of the scan's components, in scan order.
+        var components: [Int]
+        /// The spectral selection start and end (Ss, Se) and successive approximation high and low bits (Ah, Al).
+        var start: Int, end: Int, high: Int, low: Int
+    }
+
+    /// Reads an SOS segment and decodes the scan's entropy-coded data that follows it.
+    ///
+    /// - Returns: the offset just past the scan's data (at the next marker).
+    mutating func readScan(_ segment: Range<Int>) throws(SerializationError) -> Int {
+        let start = segment.lowerBound
+        guard hasFrame else { throw Self.invalid(start, "a scan (SOS) comes before the frame header (SOF)") }
+        guard segment.count >= 1 else { throw Self.invalid(start, "the SOS segment is empty") }
+        let count = Int(bytes[start])
+        guard (1...4).contains(count), segment.count == 4 + 2 * count else {
+            throw Self.invalid(start, "the scan header declares \(count) components or has the wrong length")
+        }
+        scanCount += 1
+        guard scanCount <= Self.maxScans else {
+            throw SerializationError(
+                code: .limitExceeded,
+                message: "The JPEG image has more than \(Self.maxScans) scans; real images have a few dozen at "
+                    + "most. The file is probably crafted to waste decoding time.",
+                offset: start)
+        }
+        var indices: [Int] = []
+        for entry in 0..<count {
+            let offset = start + 1 + 2 * entry
+            let id = Int(bytes[offset])
+            guard let index = components.firstIndex(where: { $0.id == id }), !indices.contains(index) else {
+                throw Self.invalid(offset, "the scan names component \(id), which the frame lacks or the scan repeats")
+            }
+            let dc = Int(bytes[offset + 1] >> 4)
+            let ac = Int(bytes[offset + 1] & 15)
+            guard dc <= 3, ac <= 3 else { throw Self.invalid(offset, "the scan selects Huffman table \(dc)/\(ac)") }
+            components[index].dcTable = dc
+            components[index].acTable = ac
+            indices.append(index)
+        }
+        let tail = start + 1 + 2 * count
+        var scan = Scan(
+            components: indices, start: Int(bytes[tail]), end: Int(bytes[tail + 1]), high: Int(bytes[tail + 2] >> 4),
+            low: Int(bytes[tail + 2] & 15))
+        if isProgressive {
+            guard scan.start <= scan.end, scan.end <= 63, (scan.start == 0) == (scan.end == 0),
+                scan.start == 0 || count == 1, scan.high <= 13, scan.low <= 13
+            else {
+                throw Self.invalid(
+                    tail,
+                    "the progressive scan's parameters Ss=\(scan.start) Se=\(scan.end) Ah=\(scan.high) Al=\(scan.low) "
+                        + "with \(count) components are out of range (T.81 §G.1.1.1)")
+            }
+        } else {
+            // Sequential scans code every coefficient whatever the header says (libjpeg ignores these fields too).
+            scan.start = 0
+            scan.end = 63
+            scan.high = 0
+            scan.low = 0
+        }
+        if count > 1 {
+            let units = indices.reduce(0) { $0 + components[$1].horizontal * components[$1].vertical }
+            guard units <= 10 else {
+                throw Self.invalid(start, "an interleaved scan has \(units) blocks per MCU, more than 10 (T.81 §B.2.3)")
+            }
+        }
+        for index in indices {
+            let component = components[index]
+            if component.quantization == nil {
+                guard let table = quantizationTables[component.quantizationSelector] else {
+                    throw Self.invalid(
+                        start,
+                        "component \(component.id) uses quantization table \(component.quantizationSelector), "
+                            + "which no DQT segment defined")
+                }
+                components[index].quantization = table
+            }
+            let needsDC = scan.start == 0 && scan.high == 0
+            let needsAC = scan.end > 0
+            if needsDC && dcTables[component.dcTable] == nil || needsAC && acTables[component.acTable] == nil {
+                throw Self.invalid(start, "the scan uses a Huffman table that no DHT segment defined")
+            }
+        }
+        return try decodeScanData(scan, at: segment.upperBound)
+    }
+
+    /// Decodes the entropy-coded data of `scan` starting at `position`.
+    ///
+    /// - Returns: the offset just past the data.
+    mutating func decodeScanData(_ scan: Scan, at position: Int) throws(SerializationError) -> Int {
+        var reader = JPEGBitReader(bytes: bytes, position: position)
+        for index in scan.components { components[index].dcPredictor = 0 }
+        endOfBandRun = 0
+        var unitsDone = 0
+        func restartIfDue(_ reader: inout JPEGBitReader) throws(SerializationError) {
+            guard restartInterval > 0, unitsDone > 0, unitsDone % restartInterval == 0 else { return }
+            guard reader.restart() else {
+                throw Self.invalid(reader.position, "an expected restart marker (RSTn) is missing")
+            }
+            for index in scan.components { components[index].dcPredictor = 0 }
+            endOfBandRun = 0
+        }
+        if scan.components.count == 1 {
+            // Non-interleaved: one block per MCU, covering only the blocks that hold samples (T.81 §A.2.2).
+            // Only numbers are taken from the component: a copy of it would share its coefficients and make every
+            // write below copy them all.
+            let index = scan.components[0]
+            let rows = components[index].usedBlocksPerColumn
+            let columns = components[index].usedBlocksPerLine
+            let blocksPerLine = components[index].blocksPerLine
+            let base = components[index].coefficients.pointer
+            for row in 0..<rows {
+                for column in 0..<columns {
+                    try restartIfDue(&reader)
+                    try decodeBlock(scan, component: index, block: base + (row * blocksPerLine + column) * 64, &reader)
+                    unitsDone += 1
+                }
+                try reader.checkNotPastEnd()
+            }
+        } else {
+            let mcusPerLine = (width + 8 * maxHorizontal - 1) / (8 * maxHorizontal)
+            let mcusPerColumn = (height + 8 * maxVertical - 1) / (8 * maxVertical)
+            for mcuRow in 0..<mcusPerColumn {
+                for mcuColumn in 0..<mcusPerLine {
+                    try restartIfDue(&reader)
+                    for index in scan.components {
+                        let vertical = components[index].vertical
+                        let horizontal = components[index].horizontal
+                        let blocksPerLine = components[index].blocksPerLine
+                        let base = components[index].coefficients.pointer
+                        for v in 0..<vertical {
+                            for h in 0..<horizontal {
+                                let row = mcuRow * vertical + v
+                                let column = mcuColumn * horizontal + h
+                                try decodeBlock(
+                                    scan, component: index, block: base + (row * blocksPerLine + column) * 64,
+                                    &reader)
+                            }
+                        }
+                    }
+                    unitsDone += 1
+                }
+                try reader.checkNotPastEnd()
+            }
+        }
+        try reader.checkNotPastEnd()
+        return reader.position
+    }
+
+    /// Decodes one block of `scan` for component `index` into its 64 coefficients at `block`.
+    @inline(__always)
+    mutating func decodeBlock(
+        _ scan: Scan, component index: Int, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
+    ) throws(SerializationError) {
+        if !isProgressive {
+            try decodeSequentialBlock(component: index, block: block, &reader)
+        } else if scan.start == 0 {
+            if scan.high == 0 {
+                // DC first scan (T.81 §G.1.2.1).
+                let length = try reader.decode(dcTables[components[index].dcTable].orEmpty)
+                let predictor = components[index].dcPredictor + reader.receiveExtend(length)
+                components[index].dcPredictor = predictor
+                block[0] = Int16(truncatingIfNeeded: predictor << scan.low)
+            } else if reader.bit() == 1 {
+                // DC refinement: one more bit of the DC coefficient.
+                block[0] |= Int16(truncatingIfNeeded: 1 << scan.low)
+            }
+        } else if scan.high == 0 {
+            try decodeACFirst(scan, component: index, block: block, &reader)
+        } else {
+            try decodeACRefinement(scan, component: index, block: block, &reader)
+        }
+    }
+
+    /// Decodes a sequential block: the DC difference and the run-length coded AC coefficients (T.81 §F.2.2).
+    @inline(__always)
+    mutating func decodeSequentialBlock(
+        component index: Int, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
+    ) throws(SerializationError) {
+        let dcTable = dcTables[components[index].dcTable].orEmpty
+        let acTable = acTables[components[index].acTable].orEmpty
+        let length = try reader.decode(dcTable)
+        let predictor = components[index].dcPredictor + reader.receiveExtend(length)
+        components[index].dcPredictor = predictor
+        block[0] = Int16(truncatingIfNeeded: predictor)
+        var k = 1
+        while k < 64 {
+            let symbol = try reader.decode(acTable)
+            let run = symbol >> 4
+            let size = symbol & 15
+            if size == 0 {
+                if run != 15 { break }
+                k += 16
+                continue
+            }
+            k += run
+            // A run past the last coefficient is corrupt; like libjpeg, the value lands on the last one.
+            let value = Int16(truncatingIfNeeded: reader.receiveExtend(size))
+            block[Self.naturalOrder[min(k, 63)]] = value
+            k += 1
+        }
+    }
+
+    /// Decodes the first AC scan of a band (T.81 §G.1.2.2), with end-of-band runs across blocks.
+    mutating func decodeACFirst(
+        _ scan: Scan, component index: Int, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
+    ) throws(SerializationError) {
+        if endOfBandRun > 0 {
+            endOfBandRun -= 1
+            return
+        }
+        let table = acTables[components[index].acTable].orEmpty
+        var k = scan.start
+        while k <= scan.end {
+            let symbol = try reader.decode(table)
+            let run = symbol >> 4
+            let size = symbol & 15
+            if size == 0 {
+                if run < 15 {
+                    endOfBandRun = (1 << run) - 1 + reader.receive(run)
+                    break
+                }
+                k += 16
+                continue
+            }
+            k += run
+            let value = reader.receiveExtend(size) * (1 << scan.low)
+            block[Self.naturalOrder[min(k, 63)]] = Int16(truncatingIfNeeded: value)
+            k += 1
+        }
+    }
+
+    /// Decodes an AC refinement scan (T.81 §G.1.2.3): one more bit of each coefficient already non-zero, and new
+    /// coefficients of magnitude `1 << Al`.
+    mutating func decodeACRefinement(
+        _ scan: Scan, component index: Int, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
+    ) throws(SerializationError) {
+        let positive = 1 << scan.low
+        let negative = -1 << scan.low
+        var k = scan.start
+        /// Adds one correction bit to the non-zero coefficient at natural position `position`.
+        func refine(_ position: Int, _ reader: inout JPEGBitReader) {
+            let coefficient = Int(block[position])
+            if reader.bit() == 1 && coefficient & positive == 0 {
+                block[position] = Int16(
+                    truncatingIfNeeded: coefficient + (coefficient >= 0 ? positive : negative))
+            }
+        }
+        if endOfBandRun == 0 {
+            let table = acTables[components[index].acTable].orEmpty
+            while k <= scan.end {
+                let symbol = try reader.decode(table)
+                var run = symbol >> 4
+                let size = symbol & 15
+                var value = 0
+                if size != 0 {
+                    // Size must be 1 in a refinement scan; other values are corrupt and read as 1, as libjpeg does.
+                    value = reader.bit() == 1 ? positive : negative
+                } else if run != 15 {
+                    endOfBandRun = (1 << run) + reader.receive(run)
+                    break
+                }
+                var placed = false
+                while k <= scan.end {
+                    let position = Self.naturalOrder[k]
+                    if block[position] != 0 {
+                        refine(position, &reader)
+                    } else {
+                        if run == 0 {
+                            if value != 0 {
+                                block[position] = Int16(truncatingIfNeeded: value)
+                            }
+                            placed = true
+                            k += 1
+                            break
+                        }
+                        run -= 1
+                    }
+                    k += 1
+                }
+                if !placed && value != 0 {
+                    // The run went past the band (corrupt data): libjpeg stores the value just past it, at the
+                    // last coefficient once past the block, and so does Decant, to decode such files alike.
+                    let position = Self.naturalOrder[min(k, 63)]
+                    block[position] = Int16(truncatingIfNeeded: value)
+                    k += 1
+                }
+            }
+        }
+        if endOfBandRun > 0 {
+            while k <= scan.end {
+                let position = Self.naturalOrder[k]
+                if block[position] != 0 { refine(position, &reader) }
+                k += 1
+            }
+            endOfBandRun -= 1
+        }
+    }
+}
+
+extension Optional where Wrapped == JPEGHuffmanTable {
+    /// The table, which ``JPEGDecoder/readScan(_:)`` has checked is defined before the scan is decoded; an empty
+    /// table (which decodes nothing, so that corrupt data throws) otherwise.
+    var orEmpty: JPEGHuffmanTable {
+        self ?? JPEGHuffmanTable.empty
+    }
+}

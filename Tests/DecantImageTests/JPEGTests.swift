@@ -1,0 +1,368 @@
+import DecantCore
+import DecantTestSupport
+import Foundation
+import Testing
+
+@testable import DecantImage
+
+/// The JPEG decoder against libjpeg-turbo (through Pillow): fixtures `jpeg_fixtures.py` generated, with Pillow's own
+/// decoding beside each, and the jpeg-decoder and libjpeg-turbo corpora with their reference renderings; then
+/// unsupported modes, limits and hostile input.
+@Suite struct JPEGTests {
+    /// `Fixtures/jpeg`, beside this file.
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/jpeg")
+
+    /// The fixture names (without `.jpg`), sorted.
+    static let fixtureNames: [String] =
+        ((try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? [])
+        .filter { $0.hasSuffix(".jpg") }.map { String($0.dropLast(4)) }.sorted()
+
+    /// The largest and mean absolute difference per sample between two images of the same size.
+    struct Difference: CustomStringConvertible {
+        var maximum: Int
+        var mean: Double
+        var description: String { "max |Δ| \(maximum), mean |Δ| \(mean)" }
+
+        init(_ image: Image, _ reference: Image) {
+            var maximum = 0
+            var total = 0
+            for (a, b) in zip(image.pixels, reference.pixels) {
+                let delta = abs(Int(a) - Int(b))
+                maximum = max(maximum, delta)
+                total += delta
+            }
+            self.maximum = maximum
+            self.mean = Double(total) / Double(max(1, image.pixels.count))
+        }
+
+        /// Whether the difference is within the tolerance of an IDCT and upsampling that round as libjpeg's do.
+        var isWithinTolerance: Bool { maximum <= 4 && mean <= 0.1 }
+    }
+
+    static func decode(
+        _ data: Data, options: ImageDecodingOptions = ImageDecodingOptions()
+    )
+        throws(SerializationError) -> Image
+    {
+        try ImageDecoder.decode(data, options: options)
+    }
+
+    static func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: fixtures.appendingPathComponent(name + ".jpg"))
+    }
+
+    @Test func fixturesArePresent() {
+        #expect(Self.fixtureNames.count >= 24, "run Tests/DecantImageTests/jpeg_fixtures.py")
+    }
+
+    @Test(arguments: fixtureNames)
+    func fixtureMatchesPillow(name: String) throws {
+        let image = try Self.decode(Self.fixture(name))
+        let reference = try Self.decode(Data(contentsOf: Self.fixtures.appendingPathComponent(name + ".png")))
+        #expect(image.format == .jpeg)
+        #expect(image.width == reference.width && image.height == reference.height)
+        let difference = Difference(image, reference)
+        #expect(difference.isWithinTolerance, "\(name): \(difference)")
+    }
+
+    @Test func readsMetadata() throws {
+        #expect(try Self.decode(Self.fixture("exif_orientation6")).metadata.exifOrientation == 6)
+        #expect(try Self.decode(Self.fixture("q90_420")).metadata.exifOrientation == nil)
+        #expect(try Self.decode(Self.fixture("icc")).metadata.hasICCProfile)
+        #expect(try !Self.decode(Self.fixture("q90_420")).metadata.hasICCProfile)
+        let progressive = try Self.decode(Self.fixture("progressive_gray")).metadata
+        #expect(progressive.isInterlaced && progressive.colorType == .grayscale && progressive.bitDepth == 8)
+        #expect(try Self.decode(Self.fixture("q90_444")).metadata.colorType == .rgb)
+    }
+
+    @Test func qtables16FixtureHas16BitTables() throws {
+        // The fixture must exercise Pq = 1 for its comparison to mean anything: FF DB, length, then Pq/Tq.
+        let bytes = [UInt8](try Self.fixture("qtables16"))
+        let dqt = try #require((0..<(bytes.count - 4)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDB })
+        #expect(bytes[dqt + 4] >> 4 == 1)
+    }
+
+    @Test func withoutInflateReadsOnlyTheHeader() throws {
+        let image = try Self.decode(Self.fixture("odd_17x9_420"), options: ImageDecodingOptions(inflate: false))
+        #expect(!image.isDecoded && image.width == 17 && image.height == 9 && image.format == .jpeg)
+        #expect(try image.decoded().pixels.count == 17 * 9 * 4)
+    }
+
+    // MARK: - Unsupported modes and limits
+
+    /// SOI, then a frame header with marker `sof`, precision `precision`, size and one 1×1 component.
+    static func header(sof: UInt8 = 0xC0, precision: UInt8 = 8, width: Int = 8, height: Int = 8) -> [UInt8] {
+        [
+            0xFF, 0xD8, 0xFF, sof, 0, 11, precision, UInt8(height >> 8), UInt8(height & 255), UInt8(width >> 8),
+            UInt8(width & 255), 1, 1, 0x11, 0,
+        ]
+    }
+
+    @Test(arguments: [
+        (UInt8(0xC3), "lossless"), (0xC5, "hierarchical"), (0xC6, "hierarchical"), (0xC7, "hierarchical"),
+        (0xC9, "arithmetic"), (0xCA, "arithmetic"), (0xCB, "arithmetic"), (0xCD, "arithmetic"),
+    ])
+    func unsupportedModesNameTheMode(sof: UInt8, mode: String) {
+        #expect {
+            try Self.decode(Data(Self.header(sof: sof)))
+        } throws: { error in
+            let error = error as? SerializationError
+            return error?.code == .unsupportedFeature && error?.message.contains(mode) == true
+        }
+    }
+
+    @Test func twelveBitSamplesAreUnsupported() {
+        #expect {
+            try Self.decode(Data(Self.header(precision: 12)))
+        } throws: { error in
+            let error = error as? SerializationError
+            return error?.code == .unsupportedFeature && error?.message.contains("12-bit") == true
+        }
+    }
+
+    @Test func hugeFrameThrowsLimitExceededBeforeAllocating() {
+        let start = Date()
+        #expect {
+            try Self.decode(Data(Self.header(width: 65535, height: 65535)))
+        } throws: { error in
+            (error as? SerializationError)?.code == .limitExceeded
+        }
+        // A frame this size would need gigabytes; failing at once shows nothing was allocated for it.
+        #expect(Date().timeIntervalSince(start) < 1)
+    }
+
+    @Test func smallBodyClaimingALargeFrameHitsThePixelsPerByteLimit() {
+        #expect {
+            try Self.decode(Data(Self.header(width: 8000, height: 8000)))
+        } throws: { error in
+            (error as? SerializationError)?.code == .limitExceeded
+        }
+    }
+
+    @Test func overflowingHuffmanCodeLengthsAreInvalid() {
+        // Three codes of length 1 cannot exist: only "0" and "1" are 1 bit long.
+        var bytes = Self.header()
+        bytes += [0xFF, 0xC4, 0, 22, 0x00, 3] + [UInt8](repeating: 0, count: 15) + [0, 1, 2]
+        #expect {
+            try Self.decode(Data(bytes + [0xFF, 0xD9]))
+        } throws: { error in
+            let error = error as? SerializationError
+            return error?.code == .invalidBody && error?.message.contains("DHT") == true
+        }
+    }
+
+    // MARK: - Hostile input
+
+    @Test func randomBytesAfterSOIThrow() {
+        var generator = SplitMix64(state: 0x4A50_4547)
+        var bytes: [UInt8] = [0xFF, 0xD8]
+        bytes.reserveCapacity(1 << 20)
+        while bytes.count < 1 << 20 {
+            let word = generator.next()
+            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> shift)) }
+        }
+        #expect(throws: SerializationError.self) { try Self.decode(Data(bytes)) }
+    }
+
+    @Test(arguments: ["q90_420", "progressive_420", "restart_420"])
+    func everyTruncationThrows(name: String) throws {
+        let data = try Self.fixture(name)
+        for length in 0..<(data.count - 1) {
+            #expect(throws: SerializationError.self, "\(name) cut to \(length) bytes") {
+                try Self.decode(data.prefix(length))
+            }
+        }
+    }
+
+    @Test(arguments: ["q90_420", "progressive_420", "restart_progressive", "gray"])
+    func corruptBytesGiveAnErrorOrAnImage(name: String) throws {
+        let original = [UInt8](try Self.fixture(name))
+        var generator = SplitMix64(state: 7)
+        for position in 2..<original.count {
+            var bytes = original
+            bytes[position] ^= UInt8(truncatingIfNeeded: generator.next() | 1)
+            do {
+                let image = try Self.decode(Data(bytes))
+                #expect(image.pixels.count == image.width * image.height * 4)
+            } catch {
+                // An error is a fine outcome for corrupt data; the test is that nothing crashes or hangs.
+            }
+        }
+    }
+
+    /// Inputs the fuzzer (Tests/Fuzz/FuzzJPEG.swift) found crashing, in hexadecimal: each must
+    /// give an error or an image.
+    static let fuzzFindings: [String] = [
+        // Found by FuzzJPEG in its first minutes.
+        [
+            "ffd8ffe000104a46494600010101004800480000ffdb00430001010101010101010101010101010101010101010101010101",
+            "010101000101010101010101010101010101010101010101010101010101010101010101010101ffdb004301010101010101",
+            "010101010101010101010101010101010101017e010101010101010101010101010101010101010101010101010101010101",
+            "010101010101010101ffc00011080020002003012200021101031101ffc40016000101010000000000000000000000000008",
+            "070affc400351000000205080804070000000000000000012102071131420003062432415161051222233371a1b191d1e1f0",
+            "4352628182c1c2ffc4001701010003000000000000000000000000000a070809ffc4003411000001060a0904030000000000",
+            "0000000102081121314100030405071213222461061425323542435153238191c13471f0ffda000c03010002110311003f00",
+            "d2252d5b073b590725175ed0272b1b602f5af8130d020b17534ac28e74f1db6f38652dd20bef28d5425ab2671618a71c90ee",
+            "ef379e38277c3055ab50eab10f07194054548579b102b8ce80365a5342acb684ec64f65381632400000000000000000096e7",
+            "72938659c2175ed0272b1b0c72abd5837086adadadadadadadadadadadadadadadadadadadadadadadadadadadadadadadad",
+            "adadadadadadadadadadadadadadadadadadadadadadadadadad791d18e5f1c84256dce1b6ef7bf5142bce1b6cf5ff0048af",
+            "cf115f3707f64c93ce8ec06edcd7b35a1bc144187259d1d49b9f5fad09d8a6faef37dac8f4d212bdd6be2511755d50b09afe",
+            "8ebb19a3c5ad1fbc5ee7ffd9e13c6d1112c143369fffd9",
+        ].joined()
+    ]
+
+    @Test(arguments: fuzzFindings)
+    func fuzzFindingsDoNotCrash(hex: String) {
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        if let image = try? Self.decode(Data(bytes)) {
+            #expect(image.pixels.count == image.width * image.height * 4)
+        }
+    }
+}
+
+/// The JPEG decoder against the corpora's reference renderings (decoded with Decant's PNG decoder).
+@Suite struct JPEGCorpusTests {
+    /// jpeg-decoder's reftest images: each `.jpg` with a `.png` rendering beside it.
+    static let reftest = "images/jpeg-decoder/tests/reftest/images"
+    /// libjpeg-turbo's test images.
+    static let libjpegTurbo = "images/libjpeg-turbo/testimages"
+
+    /// Whether the reftest file at `relative` (to ``reftest``) uses a mode Decant does not decode (lossless), so
+    /// that it must throw `unsupportedFeature`.
+    static func isUnsupported(_ relative: String) -> Bool { relative.hasPrefix("lossless/") }
+
+    /// Reftest files (relative to ``reftest``) whose reference Decant does not match, with the reason.
+    static let exceptions: [String: String] = [
+        "mozilla/jpg-cmyk-1.jpg":
+            "the reference (jpeg-decoder's) converts CMYK to RGB with other rounding: max |Δ| 1 but mean |Δ| 0.16; "
+            + "Pillow's conversion, which Decant follows, differs from the reference by exactly as much"
+    ]
+
+    /// Decodes `jpeg` and compares it with `png`: `nil` when within tolerance, else what differs.
+    static func compare(_ jpeg: URL, with png: URL) -> String? {
+        do {
+            let image = try ImageDecoder.decode(Data(contentsOf: jpeg), options: ImageDecodingOptions())
+            let reference = try ImageDecoder.decode(Data(contentsOf: png), options: ImageDecodingOptions())
+            guard image.width == reference.width && image.height == reference.height else {
+                return "\(image.width)×\(image.height), reference \(reference.width)×\(reference.height)"
+            }
+            let difference = JPEGTests.Difference(image, reference)
+            return difference.isWithinTolerance ? nil : difference.description
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"), .timeLimit(.minutes(1)))
+    func reftestImagesMatchTheirReferences() throws {
+        let files = Corpora.files(under: Self.reftest, extension: "jpg")
+        #expect(files.count >= 30)
+        var failures: [String: String] = [:]
+        for file in files {
+            let relative = Corpora.relativePath(of: file).replacingOccurrences(of: Self.reftest + "/", with: "")
+            if Self.isUnsupported(relative) {
+                #expect("\(relative)") {
+                    _ = try ImageDecoder.decode(Data(contentsOf: file), options: ImageDecodingOptions())
+                } throws: { error in
+                    (error as? SerializationError)?.code == .unsupportedFeature
+                }
+                continue
+            }
+            let png = file.deletingPathExtension().appendingPathExtension("png")
+            guard FileManager.default.fileExists(atPath: png.path) else { continue }
+            if let problem = Self.compare(file, with: png) { failures[relative] = problem }
+        }
+        #expect(Set(failures.keys) == Set(Self.exceptions.keys), "\(failures)")
+    }
+
+    /// Corpus JPEG files (relative to their corpus folder) in modes Decant does not decode: lossless, arithmetic,
+    /// 12-bit. Pillow's libjpeg-turbo decodes some of them; Decant must throw `unsupportedFeature`.
+    static func isUnsupportedMode(_ path: String) -> Bool {
+        path.contains("/lossless/") || path == "testimages/testimgari.jpg" || path == "testimages/monkey12.jpg"
+    }
+
+    /// Corpus folders with a `_pillow_reference/pillow_reference.json`, and how many of their JPEG files at least
+    /// must match Pillow's rendering exactly (so that a missing corpus cannot pass silently).
+    static let pillowFolders: [(folder: String, minimumMatches: Int)] = [
+        ("images/jpeg-decoder", 41), ("images/image-rs", 6), ("images/golang-image", 1), ("images/libjpeg-turbo", 2),
+    ]
+
+    @Test(
+        .enabled(if: Corpora.isAvailable, "needs ../shared/corpora"), .timeLimit(.minutes(2)),
+        arguments: pillowFolders)
+    func corpusFilesMatchPillowExactly(folder: String, minimumMatches: Int) throws {
+        let url = try #require(Corpora.url(folder + "/_pillow_reference/pillow_reference.json"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let files = try #require(json["files"] as? [[String: Any]])
+        var matched = 0
+        var attempted = 0
+        var mismatches: [String: String] = [:]
+        for file in files {
+            guard let path = file["file"] as? String,
+                path.lowercased().hasSuffix(".jpg") || path.lowercased().hasSuffix(".jpeg"),
+                let source = Corpora.url(folder + "/" + path)
+            else { continue }
+            attempted += 1
+            let decoded = Result { () throws(SerializationError) -> Image in
+                try ImageDecoder.decode(try Self.read(source), options: ImageDecodingOptions())
+            }
+            if Self.isUnsupportedMode(path) {
+                if case .failure(let error) = decoded, error.code == .unsupportedFeature { continue }
+                mismatches[path] = "not refused with unsupportedFeature"
+                continue
+            }
+            // Files Pillow fails on (truncated, damaged) need only not crash Decant.
+            guard file["pillow"] as? String == "ok", let crc = file["crc32_rgba"] as? Int else { continue }
+            switch decoded {
+            case .success(let image):
+                let actual = Checksum.crc32(image.pixels)
+                if actual == UInt32(crc) && image.width == file["width"] as? Int {
+                    matched += 1
+                } else {
+                    mismatches[path] = "\(image.width)×\(image.height), CRC-32 \(actual), Pillow's \(crc)"
+                }
+            case .failure(let error):
+                mismatches[path] = "\(error.code): \(error.message)"
+            }
+        }
+        #expect(matched >= minimumMatches, "\(matched) of \(attempted) files match")
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    /// The bytes of `url`, a `SerializationError` when it cannot be read.
+    static func read(_ url: URL) throws(SerializationError) -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw SerializationError(code: .invalidBody, message: "cannot read \(url.path)")
+        }
+    }
+
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
+    func libjpegTurboTestImages() throws {
+        let original = try ImageDecoder.decode(
+            Data(contentsOf: try #require(Corpora.url(Self.libjpegTurbo + "/testorig.jpg"))),
+            options: ImageDecodingOptions())
+        #expect(original.width == 227 && original.height == 149)
+        // testorig.png is not a rendering of testorig.jpg (Pillow's decoding differs from it by up to 183 too), and
+        // the corpus has no rendering of testimgint.jpg, the same picture encoded differently: only sizes are checked.
+        let interleaved = try ImageDecoder.decode(
+            Data(contentsOf: try #require(Corpora.url(Self.libjpegTurbo + "/testimgint.jpg"))),
+            options: ImageDecodingOptions())
+        #expect(interleaved.width == 227 && interleaved.height == 149)
+        #expect {
+            try ImageDecoder.decode(
+                Data(contentsOf: try #require(Corpora.url(Self.libjpegTurbo + "/testimgari.jpg"))),
+                options: ImageDecodingOptions())
+        } throws: { error in
+            (error as? SerializationError)?.code == .unsupportedFeature
+        }
+    }
+}

@@ -1,0 +1,39 @@
+// libFuzzer target: the JPEG decoder (baseline, extended sequential, progressive). Invariants: no crash, hang or
+// unbounded allocation on any bytes; a decoded image has width * height * 4 bytes of pixels, all opaque; decoding on
+// demand agrees in size and pixels.
+// fuzz-modules: DecantCore DecantImage
+// fuzz-seeds: Tests/DecantImageTests/Fixtures/jpeg images/jpeg-decoder/tests/reftest/images
+// fuzz-max-len: 65536
+import DecantCore
+import FoundationEssentials
+
+/// Low limits, so that inputs reach the decoder's own size guards instead of the fuzzer's memory limit.
+let fuzzOptions = ImageDecodingOptions(
+    limits: ImageLimits(maxPixels: 1 << 22, maxFrames: 64, maxTotalBytes: 1 << 28))
+
+/// The libFuzzer entry point: decodes one input and traps on a broken invariant.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJPEG(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    check(Data(UnsafeBufferPointer(start: data, count: size)))
+    return 0
+}
+
+/// Decodes `bytes` eagerly and lazily and checks the invariants.
+func check(_ bytes: Data) {
+    guard let image = try? JPEGDecoder.decode(bytes, options: fuzzOptions) else { return }
+    precondition(image.width > 0 && image.height > 0, "size")
+    precondition(image.pixels.count == image.width * image.height * 4, "pixel buffer size")
+    var index = 3
+    while index < image.pixels.count {
+        precondition(image.pixels[index] == 255, "opaque")
+        index += 4
+    }
+    var lazy = fuzzOptions
+    lazy.inflate = false
+    if let pending = try? ImageDecoder.decode(bytes, options: lazy) {
+        precondition(pending.width == image.width && pending.height == image.height, "lazy size")
+        if let decoded = try? pending.decoded() {
+            precondition(decoded.pixels == image.pixels, "lazy pixels")
+        }
+    }
+}
