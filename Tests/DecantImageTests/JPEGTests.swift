@@ -76,6 +76,31 @@ import Testing
         #expect(try Self.decode(Self.fixture("q90_444")).metadata.colorType == .rgb)
     }
 
+    /// The JFIF density (version, units, Xdensity, Ydensity after `JFIF\0`, JFIF 1.02) becomes the resolution when
+    /// its unit is the inch or the centimetre; an aspect ratio alone (unit 0) gives none. The resolution is kept in
+    /// whole pixels per metre, so it is exact to half a pixel per metre (0.0127 dpi).
+    @Test(arguments: [(1, 300, 150, 300.0, 150.0), (2, 118, 40, 299.72, 101.6), (0, 1, 1, -1.0, -1.0)])
+    func jfifDensityIsTheResolution(
+        units: UInt8, x: UInt16, y: UInt16, expectedX: Double, expectedY: Double
+    ) throws {
+        var bytes = [UInt8](try Self.fixture("q90_420"))
+        let jfif = try #require(
+            (0..<(bytes.count - 5)).first { bytes[$0..<($0 + 5)].elementsEqual(Array("JFIF\0".utf8)) })
+        bytes[jfif + 7] = units
+        bytes[jfif + 8] = UInt8(x >> 8)
+        bytes[jfif + 9] = UInt8(x & 0xFF)
+        bytes[jfif + 10] = UInt8(y >> 8)
+        bytes[jfif + 11] = UInt8(y & 0xFF)
+        let dpi = try Self.decode(Data(bytes)).metadata.dotsPerInch
+        if expectedX < 0 {
+            #expect(dpi == nil)
+        } else {
+            let resolution = try #require(dpi)
+            #expect(abs(resolution.x - expectedX) < 0.0128, "\(resolution)")
+            #expect(abs(resolution.y - expectedY) < 0.0128, "\(resolution)")
+        }
+    }
+
     @Test func qtables16FixtureHas16BitTables() throws {
         // The fixture must exercise Pq = 1 for its comparison to mean anything: FF DB, length, then Pq/Tq.
         let bytes = [UInt8](try Self.fixture("qtables16"))

@@ -179,7 +179,8 @@ struct JPEGDecoder {
         }
     }
 
-    /// Reads an APPn segment: JFIF (APP0), EXIF orientation (APP1), ICC profile presence (APP2), Adobe (APP14).
+    /// Reads an APPn segment: JFIF (APP0, and its density as ``Image/Metadata/pixelsPerMeter`` when its unit is the
+    /// inch or the centimetre), EXIF orientation (APP1), ICC profile presence (APP2), Adobe (APP14).
     mutating func readApplicationSegment(_ marker: UInt8, _ segment: Range<Int>) {
         func starts(with signature: String) -> Bool {
             let signature = Array(signature.utf8)
@@ -189,6 +190,24 @@ struct JPEGDecoder {
         switch marker {
         case 0xE0 where starts(with: "JFIF\0"):
             sawJFIF = true
+            // Units (0: an aspect ratio only, 1: dots per inch, 2: dots per centimetre), then the horizontal and
+            // vertical densities, big-endian (JFIF 1.02).
+            if segment.count >= 12 {
+                let start = segment.lowerBound
+                let x = Int(bytes[start + 8]) << 8 | Int(bytes[start + 9])
+                let y = Int(bytes[start + 10]) << 8 | Int(bytes[start + 11])
+                let metresPerUnit: Double? =
+                    switch bytes[start + 7] {
+                    case 1: 0.0254
+                    case 2: 0.01
+                    default: nil
+                    }
+                if let metresPerUnit, x > 0, y > 0 {
+                    metadata.pixelsPerMeter = (
+                        Int((Double(x) / metresPerUnit).rounded()), Int((Double(y) / metresPerUnit).rounded())
+                    )
+                }
+            }
         case 0xE1 where starts(with: "Exif\0\0"):
             metadata.exifOrientation = Self.exifOrientation(
                 in: Array(bytes[(segment.lowerBound + 6)..<segment.upperBound]))
