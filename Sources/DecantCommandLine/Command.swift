@@ -75,6 +75,23 @@ enum Output {
         if let capture { capture.appendError(text + "\n") } else { FileHandleWriter.standardError.write(text + "\n") }
     }
 
+    /// Whether standard output is a terminal (and output is not being captured): images are then drawn.
+    static var isTerminal: Bool { capture == nil && isatty(1) != 0 }
+
+    /// The terminal's size in character cells: its width (80 when output is captured or the size is unknown) and its
+    /// height when known.
+    static var terminalSize: (columns: Int, rows: Int?) {
+        guard capture == nil else { return (80, nil) }
+        var size = winsize()
+        if isatty(1) != 0, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return (Int(size.ws_col), size.ws_row > 0 ? Int(size.ws_row) : nil)
+        }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 {
+            return (columns, nil)
+        }
+        return (80, nil)
+    }
+
     /// Whether progress may be drawn on standard error: it is a terminal and output is not being captured.
     static var showsProgress: Bool { capture == nil && isatty(2) != 0 }
 

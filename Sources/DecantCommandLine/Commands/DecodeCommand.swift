@@ -31,6 +31,17 @@ enum DecodeCommand: Command {
                             line (its canonical form) as soon as it is decoded; a bad record ends the stream with its
                             error (exit 1). Works on pipes: `curl -sN URL | decant decode --stream --content-type
                             text/event-stream -`.
+          --png OUT         For an image, write the decoded frame to OUT as a PNG file (8-bit RGB, or RGBA when
+                            any pixel is not opaque).
+          --rgba OUT        For an image, write the decoded frame to OUT as raw RGBA8: width * height * 4 bytes,
+                            top-down rows, straight alpha (the size is in the printed value).
+          --frame N         The animation frame --png, --rgba and the preview use, from 0 (default: the image
+                            itself, which is the first frame).
+          --no-preview      On a terminal, do not draw the image (an image is drawn after the usual text with
+                            24-bit colours and half blocks, fitted to the terminal's width, after a one-line
+                            summary: format, size, frames, colour, orientation, density). Output that is not a
+                            terminal never gets the drawing.
+          --preview         Draw the image even when standard output is not a terminal (for `less -R`).
           --json            Print one JSON object: {"serializer", "mediaType", "value"} with the value in its
                             canonical form (plus "attempts" when a fallback produced it after others failed), or
                             {"error": {"code", "message", "attempts"}} (still exit 1).
@@ -39,20 +50,30 @@ enum DecodeCommand: Command {
         Examples:
           curl -si https://api.example.com/users/1 > user.http && decant decode user.http
           echo '{"a": [1, 2]}' | decant decode --content-type application/json -
+          decant decode --content-type image/gif --frame 2 --png frame2.png animation.gif
         """
 
     static func run(_ arguments: [String], _ context: CommandContext) throws -> Int32 {
         let parsed = try CommandLineArguments(
-            arguments, flags: ["--sniff", "--explain", "--json", "--stream"],
-            options: ["--content-type", "--method", "--url", "--serializer", "--config", "--chain"])
+            arguments, flags: ["--sniff", "--explain", "--json", "--stream", "--preview", "--no-preview"],
+            options: [
+                "--content-type", "--method", "--url", "--serializer", "--config", "--chain", "--png", "--rgba",
+                "--frame",
+            ])
         guard parsed.positionals.count <= 1 else {
             throw CommandLineArguments.UsageError(description: "decode takes at most one FILE (or - for stdin)")
         }
         if parsed.value("--chain") != nil && parsed.value("--config") == nil {
             throw CommandLineArguments.UsageError(description: "--chain needs --config FILE")
         }
-        if parsed.has("--stream") { return try runStream(parsed, context) }
         let asJSON = parsed.has("--json")
+        let imageOutput = try ImageOutput(parsed, asJSON: asJSON)
+        if parsed.has("--stream") {
+            guard !imageOutput.needsImage else {
+                throw CommandLineArguments.UsageError(description: "--png, --rgba and --frame do not apply to --stream")
+            }
+            return try runStream(parsed, context)
+        }
         let registry = context.registry
         // The configured chain, loaded first: its body size limit bounds what is read.
         var configured: ConfiguredChain?
@@ -137,7 +158,14 @@ enum DecodeCommand: Command {
                 result = try registry.serialize(response, sniffing: sniffing)
             }
             explain(result.description)
+            if let failure = writeImageFiles(result.value, serializerID: result.serializerID, imageOutput) {
+                Output.error("decant decode: " + failure)
+                return 1
+            }
             try print(result, response: response, resolution: resolution, asJSON: asJSON)
+            if imageOutput.preview, let image = result.value as? Image {
+                printPreview(image, frame: imageOutput.frame)
+            }
             return 0
         } catch let error as SerializationError {
             let failures = ([error] + error.attempts).filter { $0.code != .allSerializersFailed }
