@@ -113,17 +113,25 @@ public struct ImageDecodingOptions: Sendable, Hashable {
     /// is decoded (on a tie the larger entry, then the deeper one, then the first listed). `nil`, the default,
     /// decodes the largest entry. ``Image/chosenEntry`` tells which entry was decoded.
     public var icoPreferredSize: Int?
+    /// Whether the EXIF orientation a JPEG (or a TIFF's Orientation tag) declares is applied to the pixels, so that
+    /// they come out as a viewer shows the image: rotated and mirrored as ``Image/oriented()`` does, with ``Image/width``
+    /// and ``Image/height`` swapped for orientations 5 to 8 (even with ``inflate`` off) and
+    /// ``Image/Metadata/exifOrientation`` then 1. Off by default: the pixels are as stored, as Pillow and libjpeg give
+    /// them.
+    public var appliesOrientation: Bool
 
-    /// Creates options; the defaults are scale 1, inflate on, straight alpha, default limits, the largest icon entry.
+    /// Creates options; the defaults are scale 1, inflate on, straight alpha, default limits, the largest icon entry,
+    /// pixels as stored (orientation not applied).
     public init(
         imageScale: Double = 1, inflate: Bool = true, premultipliedAlpha: Bool = false,
-        limits: ImageLimits = ImageLimits(), icoPreferredSize: Int? = nil
+        limits: ImageLimits = ImageLimits(), icoPreferredSize: Int? = nil, appliesOrientation: Bool = false
     ) {
         self.imageScale = imageScale
         self.inflate = inflate
         self.premultipliedAlpha = premultipliedAlpha
         self.limits = limits
         self.icoPreferredSize = icoPreferredSize
+        self.appliesOrientation = appliesOrientation
     }
 
     /// The scale an `@2x` or `@3x` suffix of the URL's file name (before its extension) gives, as in
@@ -170,6 +178,7 @@ enum ImageDecoder {
                     + "\(format) ahead of 'image'.")
         }
         if options.premultipliedAlpha && image.isDecoded { image.premultiply() }
+        if options.appliesOrientation { image = image.oriented() }
         return image
     }
 }

@@ -14,6 +14,8 @@ public import DecantCore
 ///   (at least 16,777,216 pixels whatever the body size); see ``ImageLimits/maxPixelsPerByte``.
 /// - `icoPreferredSize`: an integer from 0 to 65,536 (default 0): for ICO/CUR, decode the entry whose larger side is
 ///   closest to this many pixels; 0 decodes the largest entry. `Image.chosenEntry` tells which was decoded.
+/// - `appliesOrientation`: a boolean (default `false`): rotate and mirror the pixels as the EXIF orientation says,
+///   as `Image.oriented()` does.
 ///
 /// ```json
 /// { "serializer": "image", "options": { "inflate": false, "maxPixels": 25000000 } }
@@ -38,8 +40,8 @@ public struct ImageSerializerFactory: SerializerFactory {
     /// ``ImageResponseSerializer/defaultMediaRanges``.
     public var mediaRanges: [MediaRange] { ImageResponseSerializer.defaultMediaRanges }
 
-    /// `imageScale`, `inflate`, `maxPixels`, `maxFrames`, `premultipliedAlpha`, `maxTotalBytes`, `maxPixelsPerByte`
-    /// and `icoPreferredSize`.
+    /// `imageScale`, `inflate`, `maxPixels`, `maxFrames`, `premultipliedAlpha`, `maxTotalBytes`, `maxPixelsPerByte`,
+    /// `icoPreferredSize` and `appliesOrientation`.
     public var optionSchema: [SerializerOption] {
         [
             SerializerOption(
@@ -66,6 +68,10 @@ public struct ImageSerializerFactory: SerializerFactory {
             SerializerOption(
                 "icoPreferredSize", .integer(0...65_536), default: .integer(0),
                 summary: "For ICO/CUR, the size in pixels of the entry to decode (the closest); 0 for the largest."),
+            SerializerOption(
+                "appliesOrientation", .bool, default: false,
+                summary:
+                    "Whether pixels are rotated and mirrored as the EXIF orientation says (as a viewer shows them)."),
         ]
     }
 
@@ -91,6 +97,7 @@ public struct ImageSerializerFactory: SerializerFactory {
         if let value = Self.integer(configuration["maxFrames"]) { options.limits.maxFrames = value }
         if let value = Self.integer(configuration["maxTotalBytes"]) { options.limits.maxTotalBytes = value }
         if let value = Self.integer(configuration["maxPixelsPerByte"]) { options.limits.maxPixelsPerByte = value }
+        if case .bool(let applies)? = configuration["appliesOrientation"] { options.appliesOrientation = applies }
         if let value = Self.integer(configuration["icoPreferredSize"]) {
             options.icoPreferredSize = value > 0 ? value : nil
         }

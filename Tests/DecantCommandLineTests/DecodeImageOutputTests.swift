@@ -150,6 +150,39 @@ import Testing
         #expect(written.pixels == expected)
     }
 
+    /// `Tests/DecantImageTests/Fixtures/jpeg`: the JPEG fixtures, with Pillow's renderings beside them.
+    static let jpegFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../DecantImageTests/Fixtures/jpeg").standardized
+
+    /// A JPEG stored sideways (EXIF orientation 6, 7×4 stored): `--apply-orientation` writes it upright as Pillow's
+    /// `exif_transpose` shows it, without the option the file holds the stored pixels, and the preview is drawn
+    /// upright (4 columns, 7 pixel rows) after a summary that names the orientation.
+    @Test func orientationIsAppliedOnRequestAndInThePreview() throws {
+        let jpeg = Self.jpegFixtures.appendingPathComponent("orientation6.jpg").path
+        let rgba = Self.temporaryPath(".rgba")
+        defer { try? FileManager.default.removeItem(atPath: rgba) }
+        let upright = try ImageResponseSerializer().serialize(
+            Response(
+                status: 200, headers: ["Content-Type": "image/png"],
+                body: Data(contentsOf: Self.jpegFixtures.appendingPathComponent("orientation6.upright.png"))))
+        #expect(upright.width == 4 && upright.height == 7)
+        for applies in [true, false] {
+            let outcome = DecantTool().capture(
+                ["decode", "--content-type", "image/jpeg", "--rgba", rgba, jpeg]
+                    + (applies ? ["--apply-orientation"] : []))
+            #expect(outcome.status == 0, "\(outcome.standardError)")
+            let written = Array(try Data(contentsOf: URL(fileURLWithPath: rgba)))
+            #expect(written.count == 4 * 7 * 4)
+            let largest = zip(written, upright.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            if applies { #expect(largest <= 4) } else { #expect(largest > 40) }
+        }
+        let preview = DecantTool().capture(["decode", "--preview", "--content-type", "image/jpeg", jpeg])
+        #expect(preview.standardOutput.contains("image: JPEG 7×4, 1 frame, rgb 8-bit, orientation 6 (rotate 90°"))
+        let lines = Self.drawing(preview.standardOutput)
+        #expect(lines.count == 4)
+        #expect(lines.allSatisfy { Self.cells($0).count == 4 })
+    }
+
     @Test func aFrameThatDoesNotExistIsAnError() throws {
         let gif = Self.temporaryPath(".gif")
         let rgba = Self.temporaryPath(".rgba")

@@ -101,6 +101,30 @@ import Testing
         }
     }
 
+    /// Applying the EXIF orientation (the option, or `oriented()` afterwards) gives what Pillow's
+    /// `ImageOps.exif_transpose` gives for each of the eight values, the size swapped for 5 to 8, orientation then 1.
+    @Test(arguments: 1...8)
+    func orientationIsAppliedAsPillowDoes(orientation: Int) throws {
+        let name = "orientation\(orientation)"
+        let stored = try Self.decode(Self.fixture(name))
+        #expect(stored.metadata.exifOrientation == orientation)
+        #expect(stored.width == 7 && stored.height == 4)
+        let upright = try Self.decode(Data(contentsOf: Self.fixtures.appendingPathComponent(name + ".upright.png")))
+        let applied = try Self.decode(Self.fixture(name), options: ImageDecodingOptions(appliesOrientation: true))
+        for image in [applied, stored.oriented()] {
+            #expect(image.width == upright.width && image.height == upright.height)
+            #expect(image.metadata.exifOrientation == 1)
+            let difference = Difference(image, upright)
+            #expect(difference.isWithinTolerance, "\(name): \(difference)")
+        }
+        // Read lazily, the size is already the oriented one, and decoding gives the oriented pixels.
+        let lazy = try Self.decode(
+            Self.fixture(name), options: ImageDecodingOptions(inflate: false, appliesOrientation: true))
+        #expect(!lazy.isDecoded && lazy.width == upright.width && lazy.height == upright.height)
+        #expect(try lazy.decoded().pixels == applied.pixels)
+        #expect(stored.oriented().pixels == applied.pixels)
+    }
+
     @Test func qtables16FixtureHas16BitTables() throws {
         // The fixture must exercise Pq = 1 for its comparison to mean anything: FF DB, length, then Pq/Tq.
         let bytes = [UInt8](try Self.fixture("qtables16"))

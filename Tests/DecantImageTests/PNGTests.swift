@@ -162,11 +162,11 @@ enum PNGBuilder {
         #expect(
             factory.optionSchema.map(\.name) == [
                 "imageScale", "inflate", "maxPixels", "maxFrames", "premultipliedAlpha", "maxTotalBytes",
-                "maxPixelsPerByte", "icoPreferredSize",
+                "maxPixelsPerByte", "icoPreferredSize", "appliesOrientation",
             ])
         let serializer = try factory.makeSerializer(configuration: [
             "imageScale": 2, "inflate": false, "maxPixels": 10, "maxFrames": 5, "premultipliedAlpha": true,
-            "maxPixelsPerByte": 7,
+            "maxPixelsPerByte": 7, "appliesOrientation": true,
         ])
         #expect(serializer.options.imageScale == 2)
         #expect(!serializer.options.inflate)
@@ -174,6 +174,8 @@ enum PNGBuilder {
         #expect(serializer.options.limits.maxFrames == 5)
         #expect(serializer.options.limits.maxPixelsPerByte == 7)
         #expect(serializer.options.premultipliedAlpha)
+        #expect(serializer.options.appliesOrientation)
+        #expect(try !factory.makeSerializer(configuration: [:]).options.appliesOrientation)
         let unknown = try #require(throws: SerializationError.self) {
             try factory.makeSerializer(configuration: ["inflates": true])
         }

@@ -9,7 +9,7 @@ import io
 import os
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageOps
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Fixtures", "jpeg")
 
@@ -64,6 +64,15 @@ def main():
     exif = Image.Exif()
     exif[0x0112] = 6
     save("exif_orientation6", picture(16, 8, 13), quality=90, exif=exif.tobytes())
+    # Every EXIF orientation on one asymmetric 7x4 picture, with Pillow's exif_transpose of it (what a viewer shows)
+    # as `<name>.upright.png`.
+    for orientation in range(1, 9):
+        exif = Image.Exif()
+        exif[0x0112] = orientation
+        name = "orientation%d" % orientation
+        save(name, picture(7, 4, 20), quality=95, subsampling=0, exif=exif.tobytes())
+        upright = ImageOps.exif_transpose(Image.open(os.path.join(HERE, name + ".jpg")))
+        upright.convert("RGBA").save(os.path.join(HERE, name + ".upright.png"), optimize=True)
     save("icc", picture(16, 8, 14), quality=90, icc_profile=b"\0" * 128 + b"acsp" + b"\0" * 300)
     # Quantization values above 255 make libjpeg write 16-bit (Pq = 1) tables.
     save("qtables16", picture(24, 16, 15), qtables=[[300 + i for i in range(64)], [400] * 64], subsampling=2)

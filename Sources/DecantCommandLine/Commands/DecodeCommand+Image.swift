@@ -23,12 +23,15 @@ extension DecodeCommand {
         var rgbaPath: String?
         /// `--frame N`: the animation frame to write and draw, from 0.
         var frame: Int?
+        /// `--apply-orientation`: the files hold the pixels rotated and mirrored as the EXIF orientation says.
+        var appliesOrientation: Bool
         /// Whether to draw the image: `--preview`, or standard output is a terminal and `--no-preview` is absent.
         var preview: Bool
 
         /// Reads the options, checking `--frame` is a number.
         init(_ parsed: CommandLineArguments, asJSON: Bool) throws {
             pngPath = parsed.value("--png")
+            appliesOrientation = parsed.has("--apply-orientation")
             rgbaPath = parsed.value("--rgba")
             if let text = parsed.value("--frame") {
                 guard let number = Int(text), number >= 0 else {
@@ -44,18 +47,20 @@ extension DecodeCommand {
         }
 
         /// Whether any option needs the value to be an image.
-        var needsImage: Bool { pngPath != nil || rgbaPath != nil || frame != nil }
+        var needsImage: Bool { pngPath != nil || rgbaPath != nil || frame != nil || appliesOrientation }
     }
 
     /// Writes the files `output` asks for from `value`, when it is an image; returns an error message for a value
     /// that is not an image, a frame that does not exist or a file that cannot be written.
     static func writeImageFiles(_ value: any Sendable, serializerID: SerializerID, _ output: ImageOutput) -> String? {
         guard output.needsImage else { return nil }
-        guard let image = value as? Image else {
-            return "--png, --rgba and --frame need an image, but '\(serializerID)' decoded the body to "
+        guard var image = value as? Image else {
+            return
+                "--png, --rgba, --frame and --apply-orientation need an image, but '\(serializerID)' decoded the body to "
                 + "\(type(of: value)); check the media type (--content-type) or drop those options"
         }
         do {
+            if output.appliesOrientation { image = try image.decoded().oriented() }
             let pixels = try framePixels(image, frame: output.frame)
             if let path = output.pngPath {
                 let png = try image.pngData(frame: image.frames.isEmpty ? nil : output.frame)
@@ -112,16 +117,17 @@ extension DecodeCommand {
         }
     }
 
-    /// The summary and the drawing printed after the usual text on a terminal.
+    /// The summary and the drawing printed after the usual text on a terminal: the image upright, as a viewer shows
+    /// it (its EXIF orientation applied).
     static func printPreview(_ image: Image, frame: Int?) {
         let decoded: (rgba: [UInt8], image: Image)
         do {
-            decoded = try framePixels(image, frame: frame)
+            decoded = try framePixels(image.decoded().oriented(), frame: frame)
         } catch {
             Output.line("preview: not drawn: \(error.message)")
             return
         }
-        Output.line("image: " + summary(decoded.image))
+        Output.line("image: " + summary(image))
         let size = Output.terminalSize
         let lines = TerminalPreview.render(
             rgba: decoded.rgba, width: decoded.image.width, height: decoded.image.height, columns: size.columns,

@@ -37,10 +37,13 @@ enum DecodeCommand: Command {
                             top-down rows, straight alpha (the size is in the printed value).
           --frame N         The animation frame --png, --rgba and the preview use, from 0 (default: the image
                             itself, which is the first frame).
+          --apply-orientation
+                            Write --png and --rgba files rotated and mirrored as the image's EXIF orientation says
+                            (as a viewer shows it); without it they hold the pixels as stored.
           --no-preview      On a terminal, do not draw the image (an image is drawn after the usual text with
                             24-bit colours and half blocks, fitted to the terminal's width, after a one-line
-                            summary: format, size, frames, colour, orientation, density). Output that is not a
-                            terminal never gets the drawing.
+                            summary: format, size, frames, colour, orientation, density; drawn upright, its EXIF
+                            orientation applied). Output that is not a terminal never gets the drawing.
           --preview         Draw the image even when standard output is not a terminal (for `less -R`).
           --json            Print one JSON object: {"serializer", "mediaType", "value"} with the value in its
                             canonical form (plus "attempts" when a fallback produced it after others failed), or
@@ -55,7 +58,8 @@ enum DecodeCommand: Command {
 
     static func run(_ arguments: [String], _ context: CommandContext) throws -> Int32 {
         let parsed = try CommandLineArguments(
-            arguments, flags: ["--sniff", "--explain", "--json", "--stream", "--preview", "--no-preview"],
+            arguments,
+            flags: ["--sniff", "--explain", "--json", "--stream", "--preview", "--no-preview", "--apply-orientation"],
             options: [
                 "--content-type", "--method", "--url", "--serializer", "--config", "--chain", "--png", "--rgba",
                 "--frame",
@@ -70,7 +74,8 @@ enum DecodeCommand: Command {
         let imageOutput = try ImageOutput(parsed, asJSON: asJSON)
         if parsed.has("--stream") {
             guard !imageOutput.needsImage else {
-                throw CommandLineArguments.UsageError(description: "--png, --rgba and --frame do not apply to --stream")
+                throw CommandLineArguments.UsageError(
+                    description: "--png, --rgba, --frame and --apply-orientation do not apply to --stream")
             }
             return try runStream(parsed, context)
         }
