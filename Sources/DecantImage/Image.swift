@@ -116,6 +116,11 @@ public struct Image: Sendable {
     public var metadata: Metadata
     /// Whether the pixels were decoded; `false` when the `inflate` option was off.
     public var isDecoded: Bool
+    /// Whether the body was cut short or damaged and the pixels hold only what could be decoded: set only when
+    /// ``ImageDecodingOptions/allowsPartialImages`` is on (otherwise such a body is an error). A partial JPEG shows
+    /// the rows (or, for a progressive image, the scans) that arrived, the rest grey, and a damaged restart interval
+    /// is skipped to the next restart marker.
+    public var isPartial: Bool = false
 
     /// The undecoded body and options, kept to decode on demand.
     let pendingSource: Data?

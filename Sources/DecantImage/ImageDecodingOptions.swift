@@ -119,12 +119,19 @@ public struct ImageDecodingOptions: Sendable, Hashable {
     /// ``Image/Metadata/exifOrientation`` then 1. Off by default: the pixels are as stored, as Pillow and libjpeg give
     /// them.
     public var appliesOrientation: Bool
+    /// Whether a JPEG body that is cut short or damaged gives the image decoded so far, flagged
+    /// ``Image/isPartial``, instead of a `truncatedBody` or `invalidBody` error: what a browser shows while an image
+    /// loads or when its data is damaged. It takes at least one complete frame header and the start of a scan; a
+    /// damaged restart interval is skipped to the next restart marker (T.81 §E.1.4). Off by default. Other formats
+    /// ignore it.
+    public var allowsPartialImages: Bool
 
     /// Creates options; the defaults are scale 1, inflate on, straight alpha, default limits, the largest icon entry,
-    /// pixels as stored (orientation not applied).
+    /// pixels as stored (orientation not applied), and no partial images.
     public init(
         imageScale: Double = 1, inflate: Bool = true, premultipliedAlpha: Bool = false,
-        limits: ImageLimits = ImageLimits(), icoPreferredSize: Int? = nil, appliesOrientation: Bool = false
+        limits: ImageLimits = ImageLimits(), icoPreferredSize: Int? = nil, appliesOrientation: Bool = false,
+        allowsPartialImages: Bool = false
     ) {
         self.imageScale = imageScale
         self.inflate = inflate
@@ -132,6 +139,7 @@ public struct ImageDecodingOptions: Sendable, Hashable {
         self.limits = limits
         self.icoPreferredSize = icoPreferredSize
         self.appliesOrientation = appliesOrientation
+        self.allowsPartialImages = allowsPartialImages
     }
 
     /// The scale an `@2x` or `@3x` suffix of the URL's file name (before its extension) gives, as in

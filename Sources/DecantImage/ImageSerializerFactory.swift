@@ -16,6 +16,8 @@ public import DecantCore
 ///   closest to this many pixels; 0 decodes the largest entry. `Image.chosenEntry` tells which was decoded.
 /// - `appliesOrientation`: a boolean (default `false`): rotate and mirror the pixels as the EXIF orientation says,
 ///   as `Image.oriented()` does.
+/// - `allowsPartialImages`: a boolean (default `false`): a cut-short or damaged JPEG gives what was decoded, flagged
+///   `Image.isPartial`, instead of an error.
 ///
 /// ```json
 /// { "serializer": "image", "options": { "inflate": false, "maxPixels": 25000000 } }
@@ -41,7 +43,7 @@ public struct ImageSerializerFactory: SerializerFactory {
     public var mediaRanges: [MediaRange] { ImageResponseSerializer.defaultMediaRanges }
 
     /// `imageScale`, `inflate`, `maxPixels`, `maxFrames`, `premultipliedAlpha`, `maxTotalBytes`, `maxPixelsPerByte`,
-    /// `icoPreferredSize` and `appliesOrientation`.
+    /// `icoPreferredSize`, `appliesOrientation` and `allowsPartialImages`.
     public var optionSchema: [SerializerOption] {
         [
             SerializerOption(
@@ -98,6 +100,7 @@ public struct ImageSerializerFactory: SerializerFactory {
         if let value = Self.integer(configuration["maxTotalBytes"]) { options.limits.maxTotalBytes = value }
         if let value = Self.integer(configuration["maxPixelsPerByte"]) { options.limits.maxPixelsPerByte = value }
         if case .bool(let applies)? = configuration["appliesOrientation"] { options.appliesOrientation = applies }
+        if case .bool(let allows)? = configuration["allowsPartialImages"] { options.allowsPartialImages = allows }
         if let value = Self.integer(configuration["icoPreferredSize"]) {
             options.icoPreferredSize = value > 0 ? value : nil
         }

@@ -125,6 +125,64 @@ import Testing
         #expect(stored.oriented().pixels == applied.pixels)
     }
 
+    /// The difference between `rows` of two images of the same width.
+    static func difference(_ image: Image, _ reference: Image, rows: Range<Int>) -> Difference {
+        let bytes = (rows.lowerBound * image.width * 4)..<(rows.upperBound * image.width * 4)
+        return Difference(
+            Image(width: image.width, height: rows.count, pixels: Array(image.pixels[bytes]), format: .jpeg),
+            Image(width: image.width, height: rows.count, pixels: Array(reference.pixels[bytes]), format: .jpeg))
+    }
+
+    static let partial = ImageDecodingOptions(allowsPartialImages: true)
+
+    /// A body cut off in its entropy-coded data is `truncatedBody`; with `allowsPartialImages`, the image decoded so
+    /// far, flagged partial, whose rows that arrived match Pillow's rendering of the whole file. Progressive bodies
+    /// cut after a few scans give every row at a coarser quality.
+    @Test(arguments: [("q90_420", 0.6, 10, 1.0), ("q90_444", 0.5, 8, 1.0), ("progressive_420", 0.55, 40, 12.0)])
+    func aCutBodyIsPartialOnRequest(name: String, kept: Double, wholeRows: Int, meanTolerance: Double) throws {
+        let full = try Self.fixture(name)
+        let reference = try Self.decode(Data(contentsOf: Self.fixtures.appendingPathComponent(name + ".png")))
+        let cut = full.prefix(Int(Double(full.count) * kept))
+        let error = #expect(throws: SerializationError.self) { try Self.decode(Data(cut)) }
+        #expect(error?.code == .truncatedBody)
+        let image = try Self.decode(Data(cut), options: Self.partial)
+        #expect(image.isPartial)
+        #expect(image.width == reference.width && image.height == reference.height)
+        let difference = Self.difference(image, reference, rows: 0..<wholeRows)
+        #expect(difference.maximum <= 4 || difference.mean <= meanTolerance, "\(difference)")
+        #expect(difference.mean <= meanTolerance, "\(difference)")
+        // The whole body with the option on is the same image, not partial.
+        let whole = try Self.decode(full, options: Self.partial)
+        #expect(!whole.isPartial)
+        #expect(whole.pixels == (try Self.decode(full)).pixels)
+    }
+
+    /// A damaged restart interval (its data overwritten with 1 bits, which start no Huffman code) is `invalidBody`;
+    /// with `allowsPartialImages` decoding resumes at the next restart marker, so the MCU rows after it match
+    /// Pillow's rendering of the undamaged file.
+    @Test func aDamagedRestartIntervalIsSkippedOnRequest() throws {
+        var bytes = [UInt8](try Self.fixture("restart_420"))
+        let reference = try Self.decode(Data(contentsOf: Self.fixtures.appendingPathComponent("restart_420.png")))
+        // The first interval lies between the end of the SOS segment and RST0 (FF D0); the restart interval is one
+        // MCU row of 16 pixel rows (3 MCUs of 16×16).
+        let sos = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+        let dataStart = sos + 2 + (Int(bytes[sos + 2]) << 8 | Int(bytes[sos + 3]))
+        let rst0 = try #require((dataStart..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xD0 })
+        for offset in stride(from: dataStart + 20, to: rst0 - 1, by: 2) {
+            bytes[offset] = 0xFF
+            bytes[offset + 1] = 0x00
+        }
+        let error = #expect(throws: SerializationError.self) { try Self.decode(Data(bytes)) }
+        #expect(error?.code == .invalidBody)
+        let image = try Self.decode(Data(bytes), options: Self.partial)
+        #expect(image.isPartial)
+        // Fancy upsampling blends chroma rows across the MCU boundary: pixel row 16 still sees the damaged row's
+        // last chroma row, so the comparison starts at row 17.
+        let after = Self.difference(image, reference, rows: 17..<reference.height)
+        #expect(after.isWithinTolerance, "\(after)")
+        #expect(!Self.difference(image, reference, rows: 0..<16).isWithinTolerance)
+    }
+
     @Test func qtables16FixtureHas16BitTables() throws {
         // The fixture must exercise Pq = 1 for its comparison to mean anything: FF DB, length, then Pq/Tq.
         let bytes = [UInt8](try Self.fixture("qtables16"))

@@ -163,10 +163,12 @@ enum PNGBuilder {
             factory.optionSchema.map(\.name) == [
                 "imageScale", "inflate", "maxPixels", "maxFrames", "premultipliedAlpha", "maxTotalBytes",
                 "maxPixelsPerByte", "icoPreferredSize", "appliesOrientation",
+                "allowsPartialImages",
             ])
         let serializer = try factory.makeSerializer(configuration: [
             "imageScale": 2, "inflate": false, "maxPixels": 10, "maxFrames": 5, "premultipliedAlpha": true,
             "maxPixelsPerByte": 7, "appliesOrientation": true,
+            "allowsPartialImages": true,
         ])
         #expect(serializer.options.imageScale == 2)
         #expect(!serializer.options.inflate)
@@ -175,6 +177,7 @@ enum PNGBuilder {
         #expect(serializer.options.limits.maxPixelsPerByte == 7)
         #expect(serializer.options.premultipliedAlpha)
         #expect(serializer.options.appliesOrientation)
+        #expect(serializer.options.allowsPartialImages)
         #expect(try !factory.makeSerializer(configuration: [:]).options.appliesOrientation)
         let unknown = try #require(throws: SerializationError.self) {
             try factory.makeSerializer(configuration: ["inflates": true])

@@ -168,9 +168,11 @@ extension JPEGDecoder {
                 }
             }
         }
-        return Image(
+        var image = Image(
             width: width, height: height, pixels: pixels, format: .jpeg, scale: options.imageScale,
             metadata: metadata)
+        image.isPartial = isPartial
+        return image
     }
 
     /// Converts `count` samples of the planes `p0`...`p3` (those the colour space uses) to RGB in `out`, whose alpha

@@ -97,60 +97,86 @@ extension JPEGDecoder {
         var reader = JPEGBitReader(bytes: bytes, position: position)
         for index in scan.components { components[index].dcPredictor = 0 }
         endOfBandRun = 0
-        var unitsDone = 0
-        func restartIfDue(_ reader: inout JPEGBitReader) throws(SerializationError) {
-            guard restartInterval > 0, unitsDone > 0, unitsDone % restartInterval == 0 else { return }
-            guard reader.restart() else {
-                throw Self.invalid(reader.position, "an expected restart marker (RSTn) is missing")
-            }
-            for index in scan.components { components[index].dcPredictor = 0 }
-            endOfBandRun = 0
-        }
-        if scan.components.count == 1 {
-            // Non-interleaved: one block per MCU, covering only the blocks that hold samples (T.81 §A.2.2).
-            // Only numbers are taken from the component: a copy of it would share its coefficients and make every
-            // write below copy them all.
-            let index = scan.components[0]
-            let rows = components[index].usedBlocksPerColumn
-            let columns = components[index].usedBlocksPerLine
-            let blocksPerLine = components[index].blocksPerLine
-            let base = components[index].coefficients.pointer
-            for row in 0..<rows {
-                for column in 0..<columns {
-                    try restartIfDue(&reader)
-                    try decodeBlock(scan, component: index, block: base + (row * blocksPerLine + column) * 64, &reader)
-                    unitsDone += 1
-                }
-                try reader.checkNotPastEnd()
-            }
+        // The units of the scan: one block each when it has one component, covering only the blocks that hold
+        // samples (T.81 §A.2.2); MCUs of every component's blocks when it is interleaved.
+        let interleaved = scan.components.count > 1
+        let unitsPerLine: Int
+        let unitRows: Int
+        if interleaved {
+            unitsPerLine = (width + 8 * maxHorizontal - 1) / (8 * maxHorizontal)
+            unitRows = (height + 8 * maxVertical - 1) / (8 * maxVertical)
         } else {
-            let mcusPerLine = (width + 8 * maxHorizontal - 1) / (8 * maxHorizontal)
-            let mcusPerColumn = (height + 8 * maxVertical - 1) / (8 * maxVertical)
-            for mcuRow in 0..<mcusPerColumn {
-                for mcuColumn in 0..<mcusPerLine {
-                    try restartIfDue(&reader)
-                    for index in scan.components {
-                        let vertical = components[index].vertical
-                        let horizontal = components[index].horizontal
-                        let blocksPerLine = components[index].blocksPerLine
-                        let base = components[index].coefficients.pointer
-                        for v in 0..<vertical {
-                            for h in 0..<horizontal {
-                                let row = mcuRow * vertical + v
-                                let column = mcuColumn * horizontal + h
-                                try decodeBlock(
-                                    scan, component: index, block: base + (row * blocksPerLine + column) * 64,
-                                    &reader)
-                            }
-                        }
+            unitsPerLine = components[scan.components[0]].usedBlocksPerLine
+            unitRows = components[scan.components[0]].usedBlocksPerColumn
+        }
+        let unitCount = unitsPerLine * unitRows
+        var unit = 0
+        // Set after resynchronising at a restart marker, which `restartIfDue` must then not look for again.
+        var resynchronised = false
+        while unit < unitCount {
+            do throws(SerializationError) {
+                if restartInterval > 0 && unit > 0 && unit % restartInterval == 0 && !resynchronised {
+                    guard reader.restart() else {
+                        throw Self.invalid(reader.position, "an expected restart marker (RSTn) is missing")
                     }
-                    unitsDone += 1
+                    for index in scan.components { components[index].dcPredictor = 0 }
+                    endOfBandRun = 0
                 }
-                try reader.checkNotPastEnd()
+                resynchronised = false
+                try decodeUnit(scan, unit, unitsPerLine: unitsPerLine, interleaved: interleaved, &reader)
+                if (unit + 1) % unitsPerLine == 0 { try reader.checkNotPastEnd() }
+                unit += 1
+            } catch {
+                guard options.allowsPartialImages else { throw error }
+                isPartial = true
+                // A damaged restart interval: what follows the next restart marker decodes again (its blocks
+                // until then stay as decoded so far); without restart markers, or at the end of the data, the
+                // scan ends here.
+                guard restartInterval > 0, !reader.consumedPastEnd, error.code != .truncatedBody,
+                    reader.restart()
+                else { return reader.position }
+                unit = (unit / restartInterval + 1) * restartInterval
+                for index in scan.components { components[index].dcPredictor = 0 }
+                endOfBandRun = 0
+                resynchronised = true
             }
+        }
+        if options.allowsPartialImages && reader.consumedPastEnd {
+            isPartial = true
+            return reader.position
         }
         try reader.checkNotPastEnd()
         return reader.position
+    }
+
+    /// Decodes unit `unit` of `scan`: one block of its component, or one MCU when it is `interleaved`.
+    @inline(__always)
+    mutating func decodeUnit(
+        _ scan: Scan, _ unit: Int, unitsPerLine: Int, interleaved: Bool, _ reader: inout JPEGBitReader
+    ) throws(SerializationError) {
+        let unitRow = unit / unitsPerLine
+        let unitColumn = unit - unitRow * unitsPerLine
+        // Only numbers are taken from a component: a copy of it would share its coefficients and make every write
+        // below copy them all.
+        guard interleaved else {
+            let index = scan.components[0]
+            let block = (unitRow * components[index].blocksPerLine + unitColumn) * 64
+            try decodeBlock(scan, component: index, block: components[index].coefficients.pointer + block, &reader)
+            return
+        }
+        for index in scan.components {
+            let vertical = components[index].vertical
+            let horizontal = components[index].horizontal
+            let blocksPerLine = components[index].blocksPerLine
+            let base = components[index].coefficients.pointer
+            for v in 0..<vertical {
+                for h in 0..<horizontal {
+                    let row = unitRow * vertical + v
+                    let column = unitColumn * horizontal + h
+                    try decodeBlock(scan, component: index, block: base + (row * blocksPerLine + column) * 64, &reader)
+                }
+            }
+        }
     }
 
     /// Decodes one block of `scan` for component `index` into its 64 coefficients at `block`.

@@ -50,6 +50,8 @@ struct JPEGDecoder {
     var hasFrame = false
     /// How many scans were decoded.
     var scanCount = 0
+    /// Whether damaged or missing data was skipped (only with ``ImageDecodingOptions/allowsPartialImages``).
+    var isPartial = false
     /// The end-of-band run of a progressive AC scan (T.81 §G.1.2.2).
     var endOfBandRun = 0
     /// Whether a JFIF APP0 segment was seen.
@@ -114,6 +116,10 @@ struct JPEGDecoder {
                 position += 1
             }
             guard position + 1 < bytes.count else {
+                if options.allowsPartialImages && hasFrame && scanCount > 0 {
+                    isPartial = true
+                    return try finish(source: source)
+                }
                 throw Self.truncated(bytes.count, "its markers (no EOI marker FF D9 was found)")
             }
             let marker = bytes[position + 1]
@@ -132,12 +138,22 @@ struct JPEGDecoder {
             default:
                 break
             }
-            guard position + 2 <= bytes.count else { throw Self.truncated(position, "a marker segment's length") }
+            guard position + 2 <= bytes.count else {
+                if options.allowsPartialImages && hasFrame && scanCount > 0 {
+                    isPartial = true
+                    return try finish(source: source)
+                }
+                throw Self.truncated(position, "a marker segment's length")
+            }
             let length = uint16(at: position)
             guard length >= 2 else {
                 throw Self.invalid(position, "a marker segment declares length \(length), less than 2")
             }
             guard position + length <= bytes.count else {
+                if options.allowsPartialImages && hasFrame && scanCount > 0 {
+                    isPartial = true
+                    return try finish(source: source)
+                }
                 throw Self.truncated(position, "the marker FF \(String(marker, radix: 16, uppercase: true)) segment")
             }
             let segment = (position + 2)..<(position + length)
