@@ -38,135 +38,170 @@ extension JPEGDecoder {
         }
     }
 
-    /// Transforms every block of component `index` into its plane of samples, `blocksPerLine * 8` wide.
-    func plane(of index: Int) -> [UInt8] {
+    /// The samples in component `index`'s plane: `blocksPerLine * 8` per row, `blocksPerColumn * 8` rows.
+    func planeSize(of index: Int) -> Int {
+        components[index].blocksPerLine * 8 * components[index].blocksPerColumn * 8
+    }
+
+    /// Transforms the blocks of component `index` that hold samples into its plane at `output`
+    /// (``planeSize(of:)`` samples, `blocksPerLine * 8` per row); the MCU padding beyond them is left as it is.
+    func transform(_ index: Int, into output: UnsafeMutablePointer<UInt8>) {
         let component = components[index]
         let stride = component.blocksPerLine * 8
-        var plane = [UInt8](repeating: 0, count: stride * component.blocksPerColumn * 8)
         let quantization = component.quantization ?? [Int32](repeating: 0, count: 64)
         var workspace = [Int32](repeating: 0, count: 64)
-        // Only the blocks that hold samples are transformed; the MCU padding is never shown.
+        // Only the blocks that hold samples are transformed (and one more, which upsampling may read next to them);
+        // the rest of the MCU padding is never shown.
         let rows = min(component.blocksPerColumn, component.usedBlocksPerColumn + 1)
         let columns = min(component.blocksPerLine, component.usedBlocksPerLine + 1)
         let coefficientBase = component.coefficients.pointer
         quantization.withUnsafeBufferPointer { quantization in
             workspace.withUnsafeMutableBufferPointer { workspace in
-                plane.withUnsafeMutableBufferPointer { plane in
-                    guard stride / 8 * component.blocksPerColumn * 64 <= component.coefficients.count,
-                        let table = quantization.baseAddress,
-                        let work = workspace.baseAddress, let output = plane.baseAddress
-                    else { return }
-                    for row in 0..<rows {
-                        for column in 0..<columns {
-                            JPEGIDCT.inverse(
-                                coefficientBase + (row * component.blocksPerLine + column) * 64,
-                                quantization: table, workspace: work,
-                                output: output + row * 8 * stride + column * 8, stride: stride)
-                        }
+                guard stride / 8 * component.blocksPerColumn * 64 <= component.coefficients.count,
+                    let table = quantization.baseAddress, let work = workspace.baseAddress
+                else { return }
+                for row in 0..<rows {
+                    for column in 0..<columns {
+                        JPEGIDCT.inverse(
+                            coefficientBase + (row * component.blocksPerLine + column) * 64,
+                            quantization: table, workspace: work,
+                            output: output + row * 8 * stride + column * 8, stride: stride)
                     }
                 }
             }
         }
-        return plane
     }
 
-    /// Component `index` at full resolution: `width * height` samples, `width` per row.
-    ///
-    /// Chroma subsampled 2:1 horizontally (h2v1), in both directions (h2v2) or vertically (h1v2) is interpolated
-    /// triangularly, 3/4 of the nearer sample and 1/4 of the farther, with the rounding of libjpeg's "fancy"
-    /// upsampling (horizontally only for components more than 2 samples wide, as libjpeg does); other factors are
-    /// replicated.
-    func upsampled(_ index: Int) -> [UInt8] {
+    /// How a component's plane becomes full-resolution rows.
+    enum Upsampling {
+        /// The component has full resolution: its plane's rows are read in place.
+        case none
+        /// 2:1 horizontally, triangular ("fancy"): 3/4 of the nearer sample and 1/4 of the farther.
+        case h2v1
+        /// 2:1 in both directions, triangular in both.
+        case h2v2
+        /// 2:1 vertically, triangular.
+        case h1v2
+        /// Any other ratio: samples replicated.
+        case replicate
+    }
+
+    /// How component `index` is upsampled, as libjpeg's default ("fancy") upsampling chooses: triangular
+    /// interpolation for 2:1 ratios (horizontally only for components more than 2 samples wide), replication
+    /// otherwise.
+    func upsampling(of index: Int) -> Upsampling {
         let component = components[index]
-        let source = plane(of: index)
-        let stride = component.blocksPerLine * 8
         let horizontalRatio = maxHorizontal / component.horizontal
         let verticalRatio = maxVertical / component.vertical
-        // libjpeg interpolates horizontally only when the component is more than 2 samples wide.
         let exactH = maxHorizontal % component.horizontal == 0 && (horizontalRatio == 1 || component.width > 2)
         let exactV = maxVertical % component.vertical == 0
-        var output = [UInt8](repeating: 0, count: width * height)
-        let lastRow = component.height - 1
-        let count = component.width
-        source.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { output in
-                guard let input = source.baseAddress, let out = output.baseAddress else { return }
-                if horizontalRatio == 1 && verticalRatio == 1 && exactH && exactV {
-                    for y in 0..<height { (out + y * width).update(from: input + y * stride, count: width) }
-                } else if horizontalRatio == 2 && verticalRatio == 1 && exactH && exactV {
-                    var wide = [UInt8](repeating: 0, count: 2 * count)
-                    for y in 0..<height {
-                        let row = input + y * stride
-                        for i in 0..<count {
-                            let center = 3 * Int(row[i])
-                            let left = Int(i > 0 ? row[i - 1] : row[i])
-                            let right = Int(i < count - 1 ? row[i + 1] : row[i])
-                            wide[2 * i] = UInt8(truncatingIfNeeded: (center + left + 1) >> 2)
-                            wide[2 * i + 1] = UInt8(truncatingIfNeeded: (center + right + 2) >> 2)
-                        }
-                        for x in 0..<width { out[y * width + x] = wide[x] }
-                    }
-                } else if horizontalRatio == 2 && verticalRatio == 2 && exactH && exactV {
-                    var sums = [Int](repeating: 0, count: count)
-                    for y in 0..<height {
-                        let row = input + (y / 2) * stride
-                        let neighbour = input + min(max(y / 2 + (y % 2 == 0 ? -1 : 1), 0), lastRow) * stride
-                        for i in 0..<count { sums[i] = 3 * Int(row[i]) + Int(neighbour[i]) }
-                        for x in 0..<width {
-                            let i = x / 2
-                            let center = 3 * sums[i]
-                            if x % 2 == 0 {
-                                out[y * width + x] = UInt8(
-                                    truncatingIfNeeded: (center + (i > 0 ? sums[i - 1] : sums[i]) + 8) >> 4)
-                            } else {
-                                let right = i < count - 1 ? sums[i + 1] : sums[i]
-                                out[y * width + x] = UInt8(truncatingIfNeeded: (center + right + 7) >> 4)
-                            }
-                        }
-                    }
-                } else if horizontalRatio == 1 && verticalRatio == 2 && exactH && exactV {
-                    for y in 0..<height {
-                        let row = input + (y / 2) * stride
-                        let upper = y % 2 == 0
-                        let neighbour = input + min(max(y / 2 + (upper ? -1 : 1), 0), lastRow) * stride
-                        let bias = upper ? 1 : 2
-                        for x in 0..<width {
-                            out[y * width + x] = UInt8(
-                                truncatingIfNeeded: (3 * Int(row[x]) + Int(neighbour[x]) + bias) >> 2)
-                        }
-                    }
-                } else {
-                    for y in 0..<height {
-                        let row = input + (y * component.vertical / maxVertical) * stride
-                        for x in 0..<width { out[y * width + x] = row[x * component.horizontal / maxHorizontal] }
-                    }
-                }
-            }
+        guard exactH && exactV else { return .replicate }
+        switch (horizontalRatio, verticalRatio) {
+        case (1, 1): return .none
+        case (2, 1): return .h2v1
+        case (2, 2): return .h2v2
+        case (1, 2): return .h1v2
+        default: return .replicate
         }
-        return output
     }
 
-    /// Decodes the pixels after EOI and returns the image.
+    /// Writes output row `y` of component `index` at full resolution (`width` samples) to `out`, from its plane
+    /// `input` (`stride` samples per row); `sums` holds at least the component's width. Rounding is libjpeg's.
+    @inline(__always)
+    func upsampleRow(
+        _ index: Int, _ mode: Upsampling, y: Int, plane input: UnsafePointer<UInt8>, stride: Int,
+        sums: UnsafeMutablePointer<Int32>, into out: UnsafeMutablePointer<UInt8>
+    ) {
+        let component = components[index]
+        let count = component.width
+        let lastRow = component.height - 1
+        switch mode {
+        case .none:
+            out.update(from: input + y * stride, count: width)
+        case .h2v1:
+            let row = input + y * stride
+            var x = 0
+            for i in 0..<count {
+                let center = 3 * Int32(row[i])
+                let left = Int32(i > 0 ? row[i - 1] : row[i])
+                let right = Int32(i < count - 1 ? row[i + 1] : row[i])
+                if x < width { out[x] = UInt8(truncatingIfNeeded: (center + left + 1) >> 2) }
+                if x + 1 < width { out[x + 1] = UInt8(truncatingIfNeeded: (center + right + 2) >> 2) }
+                x += 2
+            }
+        case .h2v2:
+            let row = input + (y / 2) * stride
+            let neighbour = input + min(max(y / 2 + (y % 2 == 0 ? -1 : 1), 0), lastRow) * stride
+            for i in 0..<count { sums[i] = 3 * Int32(row[i]) + Int32(neighbour[i]) }
+            var x = 0
+            for i in 0..<count {
+                let center = 3 * sums[i]
+                let left = i > 0 ? sums[i - 1] : sums[i]
+                let right = i < count - 1 ? sums[i + 1] : sums[i]
+                if x < width { out[x] = UInt8(truncatingIfNeeded: (center + left + 8) >> 4) }
+                if x + 1 < width { out[x + 1] = UInt8(truncatingIfNeeded: (center + right + 7) >> 4) }
+                x += 2
+            }
+        case .h1v2:
+            let row = input + (y / 2) * stride
+            let upper = y % 2 == 0
+            let neighbour = input + min(max(y / 2 + (upper ? -1 : 1), 0), lastRow) * stride
+            let bias: Int32 = upper ? 1 : 2
+            for x in 0..<width {
+                out[x] = UInt8(truncatingIfNeeded: (3 * Int32(row[x]) + Int32(neighbour[x]) + bias) >> 2)
+            }
+        case .replicate:
+            let row = input + (y * component.vertical / maxVertical) * stride
+            for x in 0..<width { out[x] = row[x * component.horizontal / maxHorizontal] }
+        }
+    }
+
+    /// Decodes the pixels after EOI and returns the image: each component's blocks transformed into its plane, then
+    /// row by row the planes upsampled (full-resolution planes read in place) and converted to RGBA8.
     mutating func finish(source: Data) throws(SerializationError) -> Image {
-        var planes = components.indices.map { upsampled($0) }
-        // A fourth plane that is never read keeps the conversion below uniform for 1 and 3 components.
-        while planes.count < 4 { planes.append([]) }
-        var pixels = [UInt8](repeating: 255, count: width * height * 4)
-        let count = width * height
+        let modes = components.indices.map { upsampling(of: $0) }
+        let strides = components.map { $0.blocksPerLine * 8 }
         let space = colorSpace
-        pixels.withUnsafeMutableBufferPointer { pixels in
-            planes[0].withUnsafeBufferPointer { first in
-                planes[1].withUnsafeBufferPointer { second in
-                    planes[2].withUnsafeBufferPointer { third in
-                        planes[3].withUnsafeBufferPointer { fourth in
-                            guard let out = pixels.baseAddress, let p0 = first.baseAddress else { return }
-                            Self.convert(
-                                space, count: count, p0, second.baseAddress ?? p0, third.baseAddress ?? p0,
-                                fourth.baseAddress ?? p0, into: out)
-                        }
+        let componentCount = components.count
+        let width = self.width
+        let height = self.height
+        // Every plane in one decoder-owned block (sized by the frame header, which the limits bounded), then the
+        // upsampled rows of up to four components and the sums of vertical interpolation.
+        let offsets = components.indices.reduce(into: [0]) { $0.append($0.last! + planeSize(of: $1)) }
+        let rowOffset = offsets.last!
+        let sumCount = components.map(\.width).max() ?? 1
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: rowOffset + 4 * width)
+        defer { storage.deallocate() }
+        let sums = UnsafeMutablePointer<Int32>.allocate(capacity: sumCount)
+        defer { sums.deallocate() }
+        for index in components.indices { transform(index, into: storage + offsets[index]) }
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
+            guard let out = buffer.baseAddress else { return }
+            let fallback = UnsafePointer(storage)
+            var pointers = (fallback, fallback, fallback, fallback)
+            for y in 0..<height {
+                for index in 0..<componentCount {
+                    let plane = storage + offsets[index]
+                    let pointer: UnsafePointer<UInt8>
+                    if modes[index] == .none {
+                        pointer = UnsafePointer(plane + y * strides[index])
+                    } else {
+                        let row = storage + rowOffset + index * width
+                        upsampleRow(
+                            index, modes[index], y: y, plane: plane, stride: strides[index], sums: sums, into: row)
+                        pointer = UnsafePointer(row)
+                    }
+                    switch index {
+                    case 0: pointers.0 = pointer
+                    case 1: pointers.1 = pointer
+                    case 2: pointers.2 = pointer
+                    default: pointers.3 = pointer
                     }
                 }
+                Self.convert(
+                    space, count: width, pointers.0, pointers.1, pointers.2, pointers.3, into: out + y * width * 4)
             }
+            initialized = width * height * 4
         }
         var image = Image(
             width: width, height: height, pixels: pixels, format: .jpeg, scale: options.imageScale,
@@ -175,8 +210,7 @@ extension JPEGDecoder {
         return image
     }
 
-    /// Converts `count` samples of the planes `p0`...`p3` (those the colour space uses) to RGB in `out`, whose alpha
-    /// bytes are already 255.
+    /// Converts `count` samples of the planes `p0`...`p3` (those the colour space uses) to opaque RGBA8 in `out`.
     static func convert(
         _ space: ColorSpace, count: Int, _ p0: UnsafePointer<UInt8>, _ p1: UnsafePointer<UInt8>,
         _ p2: UnsafePointer<UInt8>, _ p3: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>
@@ -187,12 +221,14 @@ extension JPEGDecoder {
                 out[4 * i] = p0[i]
                 out[4 * i + 1] = p0[i]
                 out[4 * i + 2] = p0[i]
+                out[4 * i + 3] = 255
             }
         case .rgb:
             for i in 0..<count {
                 out[4 * i] = p0[i]
                 out[4 * i + 1] = p1[i]
                 out[4 * i + 2] = p2[i]
+                out[4 * i + 3] = 255
             }
         case .yCbCr:
             for i in 0..<count {
@@ -200,6 +236,7 @@ extension JPEGDecoder {
                 out[4 * i] = rgb.0
                 out[4 * i + 1] = rgb.1
                 out[4 * i + 2] = rgb.2
+                out[4 * i + 3] = 255
             }
         case .cmyk(let inverted):
             for i in 0..<count {
@@ -209,6 +246,7 @@ extension JPEGDecoder {
                 out[4 * i] = rgb.0
                 out[4 * i + 1] = rgb.1
                 out[4 * i + 2] = rgb.2
+                out[4 * i + 3] = 255
             }
         case .ycck(let inverted):
             for i in 0..<count {
@@ -220,6 +258,7 @@ extension JPEGDecoder {
                 out[4 * i] = rgb.0
                 out[4 * i + 1] = rgb.1
                 out[4 * i + 2] = rgb.2
+                out[4 * i + 3] = 255
             }
         }
     }

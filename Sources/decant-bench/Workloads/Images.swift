@@ -26,6 +26,24 @@ enum ImageWorkloads {
                 mediaType: "image/gif", decoder: "giflib",
                 summary: "gifplayer-muybridge.gif, 380 frames, decoded (frames are composited when read) vs giflib's "
                     + "DGifSlurp of every frame; MP/s of one canvas per decode"),
+            photo(
+                "image.photo.jpeg", file: "mosaic2k.q90.jpg", decoder: "turbojpeg",
+                summary: "imgbench's 2048×2048 photo mosaic, baseline q90 4:2:0, vs libjpeg-turbo (SIMD)"),
+            photo(
+                "image.photo.jpeg.nosimd", file: "mosaic2k.q90.jpg", decoder: "turbojpeg-nosimd",
+                summary: "the same file vs libjpeg-turbo without SIMD (JSIMD_FORCENONE=1)"),
+            photo(
+                "image.photo.jpeg.444", file: "mosaic2k.q90.444.jpg", decoder: "turbojpeg",
+                summary: "the mosaic, baseline q90 4:4:4, vs libjpeg-turbo (SIMD)"),
+            photo(
+                "image.photo.jpeg.444.nosimd", file: "mosaic2k.q90.444.jpg", decoder: "turbojpeg-nosimd",
+                summary: "the same file vs libjpeg-turbo without SIMD"),
+            photo(
+                "image.photo.jpeg.progressive", file: "mosaic2k.q90.prog.jpg", decoder: "turbojpeg",
+                summary: "the mosaic, progressive q90 4:2:0, vs libjpeg-turbo (SIMD)"),
+            photo(
+                "image.photo.png", file: "mosaic2k.png", decoder: "libpng",
+                summary: "the mosaic as an RGB8 PNG (zlib level 6, adaptive filters), vs libpng"),
             generatedImage(
                 "image.bmp", file: "decant-bench.bmp", mediaType: "image/bmp", decoder: "bmp-naive",
                 summary: "a generated 1024×768 24-bit BMP"
@@ -44,6 +62,22 @@ enum ImageWorkloads {
             let file = try Corpora.path(path)
             let data = try Corpora.data(path)
             return .timed(try bench(data, file: file, mediaType: mediaType, decoder: decoder))
+        }
+    }
+
+    /// A file of imgbench's photo set (`src/gen_images.py` writes it to `images/`), found through
+    /// `$DECANT_IMGSET`; skipped when that is not set.
+    private static func photo(_ name: String, file: String, decoder: String, summary: String) -> Workload {
+        Workload(name: name, unit: .megapixelsPerSecond, baselineName: decoder, summary: summary) { _ in
+            guard let folder = ProcessInfo.processInfo.environment["DECANT_IMGSET"], !folder.isEmpty else {
+                throw Skip(reason: "set DECANT_IMGSET to imgbench's images/ folder (../shared/tools/imgbench)")
+            }
+            let path = URL(fileURLWithPath: folder).appendingPathComponent(file).path
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw Skip(reason: "\(file) not found in \(folder)")
+            }
+            let mediaType = file.hasSuffix(".png") ? "image/png" : file.hasSuffix(".tif") ? "image/tiff" : "image/jpeg"
+            return .timed(try bench(data, file: path, mediaType: mediaType, decoder: decoder))
         }
     }
 
@@ -104,7 +138,14 @@ enum ImageBench {
     ) throws -> Double {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-t", String(seconds), file, decoder]
+        // `NAME-nosimd` runs decoder NAME with libjpeg-turbo's SIMD turned off.
+        let noSIMD = decoder.hasSuffix("-nosimd")
+        process.arguments = ["-t", String(seconds), file, noSIMD ? String(decoder.dropLast(7)) : decoder]
+        if noSIMD {
+            var environment = ProcessInfo.processInfo.environment
+            environment["JSIMD_FORCENONE"] = "1"
+            process.environment = environment
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
