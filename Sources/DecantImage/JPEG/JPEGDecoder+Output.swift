@@ -119,29 +119,43 @@ extension JPEGDecoder {
         case .none:
             out.update(from: input + y * stride, count: width)
         case .h2v1:
+            // Interior samples branch-free; the first and last use themselves as their missing neighbour.
             let row = input + y * stride
-            var x = 0
-            for i in 0..<count {
-                let center = 3 * Int32(row[i])
-                let left = Int32(i > 0 ? row[i - 1] : row[i])
-                let right = Int32(i < count - 1 ? row[i + 1] : row[i])
-                if x < width { out[x] = UInt8(truncatingIfNeeded: (center + left + 1) >> 2) }
-                if x + 1 < width { out[x + 1] = UInt8(truncatingIfNeeded: (center + right + 2) >> 2) }
-                x += 2
+            @inline(__always) func pair(_ i: Int, _ left: Int32, _ right: Int32) {
+                let center = 3 &* Int32(row[i])
+                let x = 2 &* i
+                if x < width { out[x] = UInt8(truncatingIfNeeded: (center &+ left &+ 1) &>> 2) }
+                if x &+ 1 < width { out[x &+ 1] = UInt8(truncatingIfNeeded: (center &+ right &+ 2) &>> 2) }
             }
+            pair(0, Int32(row[0]), Int32(row[min(1, count - 1)]))
+            if count > 2 {
+                for i in 1..<(count - 1) {
+                    let center = 3 &* Int32(row[i])
+                    out[2 &* i] = UInt8(truncatingIfNeeded: (center &+ Int32(row[i &- 1]) &+ 1) &>> 2)
+                    out[2 &* i &+ 1] = UInt8(truncatingIfNeeded: (center &+ Int32(row[i &+ 1]) &+ 2) &>> 2)
+                }
+            }
+            if count > 1 { pair(count - 1, Int32(row[count - 2]), Int32(row[count - 1])) }
         case .h2v2:
             let row = input + (y / 2) * stride
             let neighbour = input + min(max(y / 2 + (y % 2 == 0 ? -1 : 1), 0), lastRow) * stride
-            for i in 0..<count { sums[i] = 3 * Int32(row[i]) + Int32(neighbour[i]) }
-            var x = 0
-            for i in 0..<count {
-                let center = 3 * sums[i]
-                let left = i > 0 ? sums[i - 1] : sums[i]
-                let right = i < count - 1 ? sums[i + 1] : sums[i]
-                if x < width { out[x] = UInt8(truncatingIfNeeded: (center + left + 8) >> 4) }
-                if x + 1 < width { out[x + 1] = UInt8(truncatingIfNeeded: (center + right + 7) >> 4) }
-                x += 2
+            for i in 0..<count { sums[i] = 3 &* Int32(row[i]) &+ Int32(neighbour[i]) }
+            // Interior samples branch-free; the first and last use themselves as their missing neighbour.
+            @inline(__always) func pair(_ i: Int, _ left: Int32, _ right: Int32) {
+                let center = 3 &* sums[i]
+                let x = 2 &* i
+                if x < width { out[x] = UInt8(truncatingIfNeeded: (center &+ left &+ 8) &>> 4) }
+                if x &+ 1 < width { out[x &+ 1] = UInt8(truncatingIfNeeded: (center &+ right &+ 7) &>> 4) }
             }
+            pair(0, sums[0], sums[min(1, count - 1)])
+            if count > 2 {
+                for i in 1..<(count - 1) {
+                    let center = 3 &* sums[i]
+                    out[2 &* i] = UInt8(truncatingIfNeeded: (center &+ sums[i &- 1] &+ 8) &>> 4)
+                    out[2 &* i &+ 1] = UInt8(truncatingIfNeeded: (center &+ sums[i &+ 1] &+ 7) &>> 4)
+                }
+            }
+            if count > 1 { pair(count - 1, sums[count - 2], sums[count - 1]) }
         case .h1v2:
             let row = input + (y / 2) * stride
             let upper = y % 2 == 0
@@ -231,7 +245,22 @@ extension JPEGDecoder {
                 out[4 * i + 3] = 255
             }
         case .yCbCr:
-            for i in 0..<count {
+            // Eight pixels at a time in SIMD lanes (the same arithmetic as `rgb(y:cb:cr:)`), the rest one by one.
+            var start = 0
+            #if _endian(little)
+                let vectorEnd = count
+            #else
+                let vectorEnd = 0  // the words below put R in the low byte: little-endian memory only
+            #endif
+            while start &+ 8 <= vectorEnd {
+                let pixels = rgba8(
+                    y: UnsafeRawPointer(p0 + start).loadUnaligned(as: SIMD8<UInt8>.self),
+                    cb: UnsafeRawPointer(p1 + start).loadUnaligned(as: SIMD8<UInt8>.self),
+                    cr: UnsafeRawPointer(p2 + start).loadUnaligned(as: SIMD8<UInt8>.self))
+                UnsafeMutableRawPointer(out + 4 &* start).storeBytes(of: pixels, as: SIMD8<UInt32>.self)
+                start &+= 8
+            }
+            for i in start..<count {
                 let rgb = rgb(y: p0[i], cb: p1[i], cr: p2[i])
                 out[4 * i] = rgb.0
                 out[4 * i + 1] = rgb.1
@@ -267,14 +296,37 @@ extension JPEGDecoder {
     @inline(__always)
     static func rgb(y: UInt8, cb: UInt8, cr: UInt8) -> (UInt8, UInt8, UInt8) {
         let luma = Int(y)
-        let blue = Int(cb) - 128
-        let red = Int(cr) - 128
+        let blue = Int(cb) &- 128
+        let red = Int(cr) &- 128
         let half = 1 << 15
         // round(1.402 * 2^16), round(1.772 * 2^16), round(0.71414 * 2^16), round(0.34414 * 2^16).
-        let r = luma + ((91881 * red + half) >> 16)
-        let g = luma + ((-46802 * red - 22554 * blue + half) >> 16)
-        let b = luma + ((116130 * blue + half) >> 16)
+        // Wrapping arithmetic: every term is under 2^25.
+        let r = luma &+ ((91881 &* red &+ half) &>> 16)
+        let g = luma &+ ((half &- 46802 &* red &- 22554 &* blue) &>> 16)
+        let b = luma &+ ((116130 &* blue &+ half) &>> 16)
         return (JPEGIDCT.clamp(r), JPEGIDCT.clamp(g), JPEGIDCT.clamp(b))
+    }
+
+    /// Eight JFIF YCbCr samples to eight opaque RGBA8 pixels (little-endian words: R in the low byte), computed as
+    /// ``rgb(y:cb:cr:)`` computes one.
+    @inline(__always)
+    static func rgba8(y: SIMD8<UInt8>, cb: SIMD8<UInt8>, cr: SIMD8<UInt8>) -> SIMD8<UInt32> {
+        let luma = SIMD8<Int32>(truncatingIfNeeded: y)
+        let blue = SIMD8<Int32>(truncatingIfNeeded: cb) &- 128
+        let red = SIMD8<Int32>(truncatingIfNeeded: cr) &- 128
+        let half = SIMD8<Int32>(repeating: 1 << 15)
+        @inline(__always) func clamp(_ value: SIMD8<Int32>) -> SIMD8<Int32> {
+            // max(0, min(255, v)) without the generic pointwise functions: bits of the comparison masks select.
+            let low = value & ~(value &>> 31)  // negative lanes become 0
+            let over = SIMD8<Int32>(repeating: 255) &- low  // negative where low > 255
+            let mask = over &>> 31  // all ones where low > 255
+            return (low & ~mask) | (255 & mask)
+        }
+        let r = clamp(luma &+ ((91881 &* red &+ half) &>> 16))
+        let g = clamp(luma &+ ((half &- 46802 &* red &- 22554 &* blue) &>> 16))
+        let b = clamp(luma &+ ((116130 &* blue &+ half) &>> 16))
+        let word = r | (g &<< 8) | (b &<< 16) | SIMD8<Int32>(repeating: -16_777_216)  // alpha 0xFF in the top byte
+        return SIMD8<UInt32>(truncatingIfNeeded: word)
     }
 
     /// CMYK inks to RGB as Pillow converts mode CMYK to RGB: each channel `(255 - ink) * (255 - black) / 255`,

@@ -2,18 +2,18 @@
 /// none, as Motion-JPEG frames (AVI MJPG, RFC 2435) leave them out.
 extension JPEGHuffmanTable {
     /// The luminance DC table (T.81 Table K.3).
-    static let dcLuminance = JPEGHuffmanTable(
-        standardCounts: [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0],
+    static let dcLuminance = standard(
+        counts: [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0],
         symbols: [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B])
 
     /// The chrominance DC table (T.81 Table K.4).
-    static let dcChrominance = JPEGHuffmanTable(
-        standardCounts: [0, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0],
+    static let dcChrominance = standard(
+        counts: [0, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0],
         symbols: [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x0B])
 
     /// The luminance AC table (T.81 Table K.5).
-    static let acLuminance = JPEGHuffmanTable(
-        standardCounts: [0, 2, 1, 3, 3, 2, 4, 3, 5, 5, 4, 4, 0, 0, 1, 125],
+    static let acLuminance = standard(
+        counts: [0, 2, 1, 3, 3, 2, 4, 3, 5, 5, 4, 4, 0, 0, 1, 125],
         symbols: [
             0x01, 0x02, 0x03, 0x00, 0x04, 0x11, 0x05, 0x12, 0x21, 0x31, 0x41, 0x06, 0x13, 0x51, 0x61, 0x07, 0x22, 0x71,
             0x14, 0x32, 0x81, 0x91, 0xA1, 0x08, 0x23, 0x42, 0xB1, 0xC1, 0x15, 0x52, 0xD1, 0xF0, 0x24, 0x33, 0x62, 0x72,
@@ -27,8 +27,8 @@ extension JPEGHuffmanTable {
         ])
 
     /// The chrominance AC table (T.81 Table K.6).
-    static let acChrominance = JPEGHuffmanTable(
-        standardCounts: [0, 2, 1, 2, 4, 4, 3, 4, 7, 5, 4, 4, 0, 1, 2, 119],
+    static let acChrominance = standard(
+        counts: [0, 2, 1, 2, 4, 4, 3, 4, 7, 5, 4, 4, 0, 1, 2, 119],
         symbols: [
             0x00, 0x01, 0x02, 0x03, 0x11, 0x04, 0x05, 0x21, 0x31, 0x06, 0x12, 0x41, 0x51, 0x07, 0x61, 0x71, 0x13, 0x22,
             0x32, 0x81, 0x08, 0x14, 0x42, 0x91, 0xA1, 0xB1, 0xC1, 0x09, 0x23, 0x33, 0x52, 0xF0, 0x15, 0x62, 0x72, 0xD1,
@@ -42,7 +42,7 @@ extension JPEGHuffmanTable {
         ])
 
     /// Builds one of the standard tables, which are valid by construction (an empty table if that were not so).
-    init(standardCounts counts: [Int], symbols: [UInt8]) {
-        self = JPEGHuffmanTable(counts: counts, symbols: symbols) ?? JPEGHuffmanTable()
+    static func standard(counts: [Int], symbols: [UInt8]) -> JPEGHuffmanTable {
+        JPEGHuffmanTable(counts: counts, symbols: symbols) ?? JPEGHuffmanTable()
     }
 }

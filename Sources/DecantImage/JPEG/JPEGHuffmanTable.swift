@@ -1,26 +1,28 @@
 /// A canonical Huffman table of a JPEG DHT segment (ITU-T T.81 §B.2.4.2, Annex C), with a 9-bit lookup table for
 /// short codes and the per-length maximum codes of §F.2.2.3 for long ones.
-struct JPEGHuffmanTable: Sendable {
+///
+/// A class, immutable once built: decoding a block borrows its table instead of copying four arrays (and retaining
+/// each), which costs more than the lookups themselves.
+final class JPEGHuffmanTable: Sendable {
     /// The number of bits the fast lookup table resolves at once.
     static let lookupBits = 9
 
     /// For each 9-bit prefix, `length << 8 | symbol` of the code it starts with, or 0 when the code is longer.
-    var lookup: [UInt16]
+    let lookup: [UInt16]
     /// The largest code of each length 1...16 (index 0 unused), or -1 when there is no code of that length.
-    var maxCode: [Int32]
+    let maxCode: [Int32]
     /// The difference between a code's index in ``symbols`` and its value, per length (T.81 VALPTR - MINCODE).
-    var valueOffset: [Int32]
+    let valueOffset: [Int32]
     /// The symbols in code order (HUFFVAL).
-    var symbols: [UInt8]
+    let symbols: [UInt8]
 
     /// Builds the table from the 16 code-length counts (BITS) and the symbols (HUFFVAL), or returns `nil` when the
     /// counts describe more codes than fit in their lengths (an overflowing, invalid table) or more than 256 symbols.
     init?(counts: [Int], symbols: [UInt8]) {
         guard counts.count == 16, counts.reduce(0, +) == symbols.count, symbols.count <= 256 else { return nil }
-        self.symbols = symbols
-        maxCode = [Int32](repeating: -1, count: 18)
-        valueOffset = [Int32](repeating: 0, count: 18)
-        lookup = [UInt16](repeating: 0, count: 1 << Self.lookupBits)
+        var maxCode = [Int32](repeating: -1, count: 18)
+        var valueOffset = [Int32](repeating: 0, count: 18)
+        var lookup = [UInt16](repeating: 0, count: 1 << Self.lookupBits)
         var code = 0
         var index = 0
         for length in 1...16 {
@@ -45,6 +47,10 @@ struct JPEGHuffmanTable: Sendable {
         }
         // A sentinel so that the slow decoding loop always ends.
         maxCode[17] = Int32.max
+        self.symbols = symbols
+        self.maxCode = maxCode
+        self.valueOffset = valueOffset
+        self.lookup = lookup
     }
 }
 
@@ -52,11 +58,8 @@ extension JPEGHuffmanTable {
     /// A table without codes: every lookup fails, so decoding with it throws.
     static let empty = JPEGHuffmanTable()
 
-    /// Creates a table without codes.
-    init() {
-        lookup = [UInt16](repeating: 0, count: 1 << Self.lookupBits)
-        maxCode = [Int32](repeating: -1, count: 17) + [Int32.max]
-        valueOffset = [Int32](repeating: 0, count: 18)
-        symbols = []
+    /// Creates a table without codes: all 16 code-length counts zero, which the counts initializer accepts.
+    convenience init() {
+        self.init(counts: [Int](repeating: 0, count: 16), symbols: [])!
     }
 }

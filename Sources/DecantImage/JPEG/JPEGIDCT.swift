@@ -34,38 +34,45 @@ enum JPEGIDCT {
     static let fix3_072711026 = 25172
 
     /// One 1-D inverse transform of `s0...s7` (already scaled), returning the 8 outputs before descaling, each
-    /// multiplied by 2^13.
+    /// multiplied by 2^13: on single numbers (`Int`) or on the eight columns of a block at once (`SIMD8<Int32>`).
+    ///
+    /// Wrapping arithmetic: dequantized coefficients of a valid image stay under 2^15 in magnitude, so products and
+    /// sums stay under 2^31 (libjpeg-turbo's SIMD code relies on the same bound); damaged data gives wrong samples,
+    /// never a trap.
     @inline(__always)
-    static func transform(
-        _ s0: Int, _ s1: Int, _ s2: Int, _ s3: Int, _ s4: Int, _ s5: Int, _ s6: Int, _ s7: Int
-    ) -> (Int, Int, Int, Int, Int, Int, Int, Int) {
+    static func transform<Lane: IDCTLane>(
+        _ s0: Lane, _ s1: Lane, _ s2: Lane, _ s3: Lane, _ s4: Lane, _ s5: Lane, _ s6: Lane, _ s7: Lane
+    ) -> (Lane, Lane, Lane, Lane, Lane, Lane, Lane, Lane) {
         // Even part: a rotation of inputs 2 and 6 by the sqrt(2)*c6 family, and the butterfly of 0 and 4.
-        let rotation = (s2 + s6) * fix0_541196100
-        let even2 = rotation - s6 * fix1_847759065
-        let even3 = rotation + s2 * fix0_765366865
-        let even0 = (s0 + s4) << constBits
-        let even1 = (s0 - s4) << constBits
-        let t10 = even0 + even3
-        let t13 = even0 - even3
-        let t11 = even1 + even2
-        let t12 = even1 - even2
+        let rotation = s2.plus(s6).scaled(fix0_541196100)
+        let even2 = rotation.minus(s6.scaled(fix1_847759065))
+        let even3 = rotation.plus(s2.scaled(fix0_765366865))
+        let even0 = s0.plus(s4).shiftedLeft(constBits)
+        let even1 = s0.minus(s4).shiftedLeft(constBits)
+        let t10 = even0.plus(even3)
+        let t13 = even0.minus(even3)
+        let t11 = even1.plus(even2)
+        let t12 = even1.minus(even2)
 
         // Odd part: inputs 7, 5, 3, 1 through the shared rotation by sqrt(2)*c3.
-        let z1 = s7 + s1
-        let z2 = s5 + s3
-        let z3 = s7 + s3
-        let z4 = s5 + s1
-        let z5 = (z3 + z4) * fix1_175875602
-        let r1 = -z1 * fix0_899976223
-        let r2 = -z2 * fix2_562915447
-        let r3 = -z3 * fix1_961570560 + z5
-        let r4 = -z4 * fix0_390180644 + z5
-        let o0 = s7 * fix0_298631336 + r1 + r3
-        let o1 = s5 * fix2_053119869 + r2 + r4
-        let o2 = s3 * fix3_072711026 + r2 + r3
-        let o3 = s1 * fix1_501321110 + r1 + r4
+        let z1 = s7.plus(s1)
+        let z2 = s5.plus(s3)
+        let z3 = s7.plus(s3)
+        let z4 = s5.plus(s1)
+        let z5 = z3.plus(z4).scaled(fix1_175875602)
+        let r1 = z1.scaled(-fix0_899976223)
+        let r2 = z2.scaled(-fix2_562915447)
+        let r3 = z5.minus(z3.scaled(fix1_961570560))
+        let r4 = z5.minus(z4.scaled(fix0_390180644))
+        let o0 = s7.scaled(fix0_298631336).plus(r1).plus(r3)
+        let o1 = s5.scaled(fix2_053119869).plus(r2).plus(r4)
+        let o2 = s3.scaled(fix3_072711026).plus(r2).plus(r3)
+        let o3 = s1.scaled(fix1_501321110).plus(r1).plus(r4)
 
-        return (t10 + o3, t11 + o2, t12 + o1, t13 + o0, t13 - o0, t12 - o1, t11 - o2, t10 - o3)
+        return (
+            t10.plus(o3), t11.plus(o2), t12.plus(o1), t13.plus(o0), t13.minus(o0), t12.minus(o1), t11.minus(o2),
+            t10.minus(o3)
+        )
     }
 
     /// Clamps a level-shifted sample to 0...255.
@@ -81,32 +88,37 @@ enum JPEGIDCT {
         _ coefficients: UnsafePointer<Int16>, quantization: UnsafePointer<Int32>,
         workspace: UnsafeMutablePointer<Int32>, output: UnsafeMutablePointer<UInt8>, stride: Int
     ) {
-        // Pass 1: columns, results scaled up by 2^pass1Bits.
-        for column in 0..<8 {
-            @inline(__always) func input(_ row: Int) -> Int {
-                Int(coefficients[row * 8 + column]) * Int(quantization[row * 8 + column])
-            }
-            if coefficients[8 + column] == 0 && coefficients[16 + column] == 0 && coefficients[24 + column] == 0
-                && coefficients[32 + column] == 0 && coefficients[40 + column] == 0
-                && coefficients[48 + column] == 0 && coefficients[56 + column] == 0
-            {
-                // Only the DC term: every output of the column is the same (the full formula gives this exactly).
-                let dc = Int32(truncatingIfNeeded: input(0) << pass1Bits)
-                for row in 0..<8 { workspace[row * 8 + column] = dc }
-                continue
-            }
-            let out = transform(
-                input(0), input(1), input(2), input(3), input(4), input(5), input(6), input(7))
-            let shift = constBits - pass1Bits
-            let round = 1 << (shift - 1)
-            workspace[column] = Int32(truncatingIfNeeded: (out.0 + round) >> shift)
-            workspace[8 + column] = Int32(truncatingIfNeeded: (out.1 + round) >> shift)
-            workspace[16 + column] = Int32(truncatingIfNeeded: (out.2 + round) >> shift)
-            workspace[24 + column] = Int32(truncatingIfNeeded: (out.3 + round) >> shift)
-            workspace[32 + column] = Int32(truncatingIfNeeded: (out.4 + round) >> shift)
-            workspace[40 + column] = Int32(truncatingIfNeeded: (out.5 + round) >> shift)
-            workspace[48 + column] = Int32(truncatingIfNeeded: (out.6 + round) >> shift)
-            workspace[56 + column] = Int32(truncatingIfNeeded: (out.7 + round) >> shift)
+        // Pass 1: the eight columns at once (each vector one row of the block), results scaled up by 2^pass1Bits.
+        @inline(__always) func row(_ index: Int) -> SIMD8<Int32> {
+            let coefficientRow = UnsafeRawPointer(coefficients + index &* 8).loadUnaligned(as: SIMD8<Int16>.self)
+            let quantizationRow = UnsafeRawPointer(quantization + index &* 8).loadUnaligned(as: SIMD8<Int32>.self)
+            return SIMD8<Int32>(truncatingIfNeeded: coefficientRow) &* quantizationRow
+        }
+        let raw = UnsafeMutableRawPointer(workspace)
+        let r0 = row(0)
+        let r1 = row(1)
+        let r2 = row(2)
+        let r3 = row(3)
+        let r4 = row(4)
+        let r5 = row(5)
+        let r6 = row(6)
+        let r7 = row(7)
+        if r1 == .zero && r2 == .zero && r3 == .zero && r4 == .zero && r5 == .zero && r6 == .zero && r7 == .zero {
+            // Only DC terms: every output of a column is the same (the full formula gives this exactly).
+            let dc = r0 &<< Int32(pass1Bits)
+            for index in 0..<8 { raw.storeBytes(of: dc, toByteOffset: index &* 32, as: SIMD8<Int32>.self) }
+        } else {
+            let out = transform(r0, r1, r2, r3, r4, r5, r6, r7)
+            let shift = Int32(constBits - pass1Bits)
+            let round = SIMD8<Int32>(repeating: 1 << (shift - 1))
+            raw.storeBytes(of: (out.0 &+ round) &>> shift, toByteOffset: 0, as: SIMD8<Int32>.self)
+            raw.storeBytes(of: (out.1 &+ round) &>> shift, toByteOffset: 32, as: SIMD8<Int32>.self)
+            raw.storeBytes(of: (out.2 &+ round) &>> shift, toByteOffset: 64, as: SIMD8<Int32>.self)
+            raw.storeBytes(of: (out.3 &+ round) &>> shift, toByteOffset: 96, as: SIMD8<Int32>.self)
+            raw.storeBytes(of: (out.4 &+ round) &>> shift, toByteOffset: 128, as: SIMD8<Int32>.self)
+            raw.storeBytes(of: (out.5 &+ round) &>> shift, toByteOffset: 160, as: SIMD8<Int32>.self)
+            raw.storeBytes(of: (out.6 &+ round) &>> shift, toByteOffset: 192, as: SIMD8<Int32>.self)
+            raw.storeBytes(of: (out.7 &+ round) &>> shift, toByteOffset: 224, as: SIMD8<Int32>.self)
         }
         // Pass 2: rows, removing both scalings and the factor 8 of the 2-D transform, then level shifting.
         let shift = constBits + pass1Bits + 3
@@ -122,14 +134,48 @@ enum JPEGIDCT {
             }
             let out = transform(
                 Int(w[0]), Int(w[1]), Int(w[2]), Int(w[3]), Int(w[4]), Int(w[5]), Int(w[6]), Int(w[7]))
-            target[0] = clamp(((out.0 + round) >> shift) + 128)
-            target[1] = clamp(((out.1 + round) >> shift) + 128)
-            target[2] = clamp(((out.2 + round) >> shift) + 128)
-            target[3] = clamp(((out.3 + round) >> shift) + 128)
-            target[4] = clamp(((out.4 + round) >> shift) + 128)
-            target[5] = clamp(((out.5 + round) >> shift) + 128)
-            target[6] = clamp(((out.6 + round) >> shift) + 128)
-            target[7] = clamp(((out.7 + round) >> shift) + 128)
+            target[0] = clamp(((out.0 &+ round) &>> shift) &+ 128)
+            target[1] = clamp(((out.1 &+ round) &>> shift) &+ 128)
+            target[2] = clamp(((out.2 &+ round) &>> shift) &+ 128)
+            target[3] = clamp(((out.3 &+ round) &>> shift) &+ 128)
+            target[4] = clamp(((out.4 &+ round) &>> shift) &+ 128)
+            target[5] = clamp(((out.5 &+ round) &>> shift) &+ 128)
+            target[6] = clamp(((out.6 &+ round) &>> shift) &+ 128)
+            target[7] = clamp(((out.7 &+ round) &>> shift) &+ 128)
         }
     }
+}
+
+/// What ``JPEGIDCT/transform(_:_:_:_:_:_:_:_:)`` computes on: one number, or eight lanes of a block at once.
+protocol IDCTLane {
+    /// The sum, wrapping on overflow.
+    func plus(_ other: Self) -> Self
+    /// The difference, wrapping on overflow.
+    func minus(_ other: Self) -> Self
+    /// The value multiplied by a fixed-point constant, wrapping on overflow.
+    func scaled(_ constant: Int) -> Self
+    /// The value shifted left by `bits`.
+    func shiftedLeft(_ bits: Int) -> Self
+}
+
+extension Int: IDCTLane {
+    /// `self &+ other`.
+    @inline(__always) func plus(_ other: Int) -> Int { self &+ other }
+    /// `self &- other`.
+    @inline(__always) func minus(_ other: Int) -> Int { self &- other }
+    /// `self &* constant`.
+    @inline(__always) func scaled(_ constant: Int) -> Int { self &* constant }
+    /// `self &<< bits`.
+    @inline(__always) func shiftedLeft(_ bits: Int) -> Int { self &<< bits }
+}
+
+extension SIMD8<Int32>: IDCTLane {
+    /// Each lane `&+` the other's.
+    @inline(__always) func plus(_ other: SIMD8<Int32>) -> SIMD8<Int32> { self &+ other }
+    /// Each lane `&-` the other's.
+    @inline(__always) func minus(_ other: SIMD8<Int32>) -> SIMD8<Int32> { self &- other }
+    /// Each lane `&*` the constant.
+    @inline(__always) func scaled(_ constant: Int) -> SIMD8<Int32> { self &* Int32(truncatingIfNeeded: constant) }
+    /// Each lane `&<<` `bits`.
+    @inline(__always) func shiftedLeft(_ bits: Int) -> SIMD8<Int32> { self &<< Int32(truncatingIfNeeded: bits) }
 }
