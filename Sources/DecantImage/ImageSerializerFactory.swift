@@ -74,6 +74,9 @@ public struct ImageSerializerFactory: SerializerFactory {
                 "appliesOrientation", .bool, default: false,
                 summary:
                     "Whether pixels are rotated and mirrored as the EXIF orientation says (as a viewer shows them)."),
+            SerializerOption(
+                "allowsPartialImages", .bool, default: false,
+                summary: "Whether a cut-short or damaged JPEG gives the image decoded so far, flagged isPartial."),
         ]
     }
 

@@ -18,3 +18,24 @@ final class JPEGCoefficients {
         pointer.deallocate()
     }
 }
+
+/// The sample planes of a sequential frame's components, in one block of memory the decoder owns: each scan writes
+/// its rows of samples as soon as a row of MCUs is decoded, so that only one row of coefficients is ever kept.
+/// Samples start at 128 (what blocks without coefficients decode to), so a part that no scan reaches is grey.
+final class JPEGSamples {
+    /// The first sample.
+    let pointer: UnsafeMutablePointer<UInt8>
+    /// How many samples there are.
+    let count: Int
+
+    /// Allocates `count` samples, all 128.
+    init(count: Int) {
+        self.count = count
+        pointer = .allocate(capacity: max(count, 1))
+        pointer.initialize(repeating: 128, count: max(count, 1))
+    }
+
+    deinit {
+        pointer.deallocate()
+    }
+}

@@ -43,27 +43,28 @@ extension JPEGDecoder {
         components[index].blocksPerLine * 8 * components[index].blocksPerColumn * 8
     }
 
-    /// Transforms the blocks of component `index` that hold samples into its plane at `output`
-    /// (``planeSize(of:)`` samples, `blocksPerLine * 8` per row); the MCU padding beyond them is left as it is.
-    func transform(_ index: Int, into output: UnsafeMutablePointer<UInt8>) {
+    /// Transforms block rows `blockRows` of component `index`, whose coefficients start at block row `heldFrom` of
+    /// its coefficient storage, into its plane at `output` (``planeSize(of:)`` samples, `blocksPerLine * 8` per row).
+    /// Only the blocks that hold samples (and one more, which upsampling may read) are transformed; the rest of the
+    /// MCU padding is never shown.
+    func transform(_ index: Int, blockRows: Range<Int>, heldFrom: Int, into output: UnsafeMutablePointer<UInt8>) {
         let component = components[index]
         let stride = component.blocksPerLine * 8
         let quantization = component.quantization ?? [Int32](repeating: 0, count: 64)
         var workspace = [Int32](repeating: 0, count: 64)
-        // Only the blocks that hold samples are transformed (and one more, which upsampling may read next to them);
-        // the rest of the MCU padding is never shown.
-        let rows = min(component.blocksPerColumn, component.usedBlocksPerColumn + 1)
         let columns = min(component.blocksPerLine, component.usedBlocksPerLine + 1)
         let coefficientBase = component.coefficients.pointer
+        let heldRows = component.coefficients.count / max(1, component.blocksPerLine * 64)
+        guard !blockRows.isEmpty, heldFrom >= 0, heldFrom + blockRows.count <= heldRows,
+            blockRows.lowerBound >= 0, blockRows.upperBound <= component.blocksPerColumn
+        else { return }
         quantization.withUnsafeBufferPointer { quantization in
             workspace.withUnsafeMutableBufferPointer { workspace in
-                guard stride / 8 * component.blocksPerColumn * 64 <= component.coefficients.count,
-                    let table = quantization.baseAddress, let work = workspace.baseAddress
-                else { return }
-                for row in 0..<rows {
+                guard let table = quantization.baseAddress, let work = workspace.baseAddress else { return }
+                for (held, row) in zip(heldFrom..., blockRows) {
                     for column in 0..<columns {
                         JPEGIDCT.inverse(
-                            coefficientBase + (row * component.blocksPerLine + column) * 64,
+                            coefficientBase + (held * component.blocksPerLine + column) * 64,
                             quantization: table, workspace: work,
                             output: output + row * 8 * stride + column * 8, stride: stride)
                     }
@@ -179,19 +180,26 @@ extension JPEGDecoder {
         let componentCount = components.count
         let width = self.width
         let height = self.height
-        // Every plane in one decoder-owned block (sized by the frame header, which the limits bounded), then the
-        // upsampled rows of up to four components and the sums of vertical interpolation.
-        let offsets = components.indices.reduce(into: [0]) { $0.append($0.last! + planeSize(of: $1)) }
-        let rowOffset = offsets.last!
+        // The planes: a sequential frame's, written while its scans were decoded, or a progressive frame's,
+        // transformed now from every coefficient into one decoder-owned block (sized by the frame header, which the
+        // limits bounded). Then the upsampled rows of up to four components and the sums of vertical interpolation.
+        let offsets = planeOffsets
         let sumCount = components.map(\.width).max() ?? 1
-        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: rowOffset + 4 * width)
-        defer { storage.deallocate() }
+        let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * width)
+        defer { rows.deallocate() }
         let sums = UnsafeMutablePointer<Int32>.allocate(capacity: sumCount)
         defer { sums.deallocate() }
-        for index in components.indices { transform(index, into: storage + offsets[index]) }
+        let planes = samples ?? JPEGSamples(count: offsets.last ?? 0)
+        if samples == nil {
+            for index in components.indices {
+                let rowCount = min(components[index].blocksPerColumn, components[index].usedBlocksPerColumn + 1)
+                transform(index, blockRows: 0..<rowCount, heldFrom: 0, into: planes.pointer + offsets[index])
+            }
+        }
+        let storage = planes.pointer
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
             guard let out = buffer.baseAddress else { return }
-            let fallback = UnsafePointer(storage)
+            let fallback = UnsafePointer(rows)
             var pointers = (fallback, fallback, fallback, fallback)
             for y in 0..<height {
                 for index in 0..<componentCount {
@@ -200,7 +208,7 @@ extension JPEGDecoder {
                     if modes[index] == .none {
                         pointer = UnsafePointer(plane + y * strides[index])
                     } else {
-                        let row = storage + rowOffset + index * width
+                        let row = rows + index * width
                         upsampleRow(
                             index, modes[index], y: y, plane: plane, stride: strides[index], sums: sums, into: row)
                         pointer = UnsafePointer(row)

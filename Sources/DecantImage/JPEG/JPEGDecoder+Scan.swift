@@ -110,6 +110,10 @@ extension JPEGDecoder {
             unitRows = components[scan.components[0]].usedBlocksPerColumn
         }
         let unitCount = unitsPerLine * unitRows
+        // A sequential frame's row of units is transformed into the planes once decoded (or abandoned), and its
+        // coefficients cleared for the next row.
+        var pendingRow = -1
+        defer { if pendingRow >= 0 { flush(scan, unitRow: pendingRow, interleaved: interleaved) } }
         var unit = 0
         // Set after resynchronising at a restart marker, which `restartIfDue` must then not look for again.
         var resynchronised = false
@@ -123,6 +127,13 @@ extension JPEGDecoder {
                     endOfBandRun = 0
                 }
                 resynchronised = false
+                if samples != nil {
+                    let unitRow = unit / unitsPerLine
+                    if unitRow != pendingRow {
+                        if pendingRow >= 0 { flush(scan, unitRow: pendingRow, interleaved: interleaved) }
+                        pendingRow = unitRow
+                    }
+                }
                 try decodeUnit(scan, unit, unitsPerLine: unitsPerLine, interleaved: interleaved, &reader)
                 if (unit + 1) % unitsPerLine == 0 { try reader.checkNotPastEnd() }
                 unit += 1
@@ -149,6 +160,24 @@ extension JPEGDecoder {
         return reader.position
     }
 
+    /// Transforms the blocks row of units `unitRow` of a sequential `scan` holds into the planes (``samples``), and
+    /// clears those coefficients for the next row.
+    func flush(_ scan: Scan, unitRow: Int, interleaved: Bool) {
+        guard let samples else { return }
+        for index in scan.components {
+            let component = components[index]
+            let blockRows = interleaved ? component.vertical : 1
+            let firstRow = unitRow * blockRows
+            // Only the blocks that hold samples (and one more, which upsampling may read) are transformed.
+            let rows = min(component.blocksPerColumn, component.usedBlocksPerColumn + 1)
+            transform(
+                index, blockRows: firstRow..<min(firstRow + blockRows, rows), heldFrom: 0,
+                into: samples.pointer + planeOffsets[index])
+            let held = component.blocksPerLine * blockRows * 64
+            component.coefficients.pointer.update(repeating: 0, count: min(held, component.coefficients.count))
+        }
+    }
+
     /// Decodes unit `unit` of `scan`: one block of its component, or one MCU when it is `interleaved`.
     @inline(__always)
     mutating func decodeUnit(
@@ -156,11 +185,13 @@ extension JPEGDecoder {
     ) throws(SerializationError) {
         let unitRow = unit / unitsPerLine
         let unitColumn = unit - unitRow * unitsPerLine
+        // The coefficient row of the unit: a sequential frame keeps only the current row of units.
+        let heldRow = samples == nil ? unitRow : 0
         // Only numbers are taken from a component: a copy of it would share its coefficients and make every write
         // below copy them all.
         guard interleaved else {
             let index = scan.components[0]
-            let block = (unitRow * components[index].blocksPerLine + unitColumn) * 64
+            let block = (heldRow * components[index].blocksPerLine + unitColumn) * 64
             try decodeBlock(scan, component: index, block: components[index].coefficients.pointer + block, &reader)
             return
         }
@@ -171,7 +202,7 @@ extension JPEGDecoder {
             let base = components[index].coefficients.pointer
             for v in 0..<vertical {
                 for h in 0..<horizontal {
-                    let row = unitRow * vertical + v
+                    let row = heldRow * vertical + v
                     let column = unitColumn * horizontal + h
                     try decodeBlock(scan, component: index, block: base + (row * blocksPerLine + column) * 64, &reader)
                 }

@@ -50,6 +50,11 @@ struct JPEGDecoder {
     var hasFrame = false
     /// How many scans were decoded.
     var scanCount = 0
+    /// The planes of a sequential frame, written row by row while its scans are decoded; `nil` for a progressive
+    /// frame, whose planes are transformed at the end from every coefficient.
+    var samples: JPEGSamples?
+    /// Where each component's plane starts in ``samples`` (or in the planes ``finish(source:)`` builds).
+    var planeOffsets: [Int] = []
     /// Whether damaged or missing data was skipped (only with ``ImageDecodingOptions/allowsPartialImages``).
     var isPartial = false
     /// The end-of-band run of a progressive AC scan (T.81 §G.1.2.2).
@@ -402,12 +407,16 @@ struct JPEGDecoder {
         metadata.colorType = count == 1 ? .grayscale : .rgb
         metadata.bitDepth = 8
         metadata.isInterlaced = progressive
+        planeOffsets = components.indices.reduce(into: [0]) { $0.append($0.last! + planeSize(of: $1)) }
         if options.inflate {
             for index in components.indices {
                 let component = components[index]
-                components[index].coefficients = JPEGCoefficients(
-                    count: component.blocksPerLine * component.blocksPerColumn * 64)
+                // A sequential frame keeps one row of MCUs (each block row transformed once decoded); a progressive
+                // one every coefficient, since later scans refine them.
+                let rows = progressive ? component.blocksPerColumn : component.vertical
+                components[index].coefficients = JPEGCoefficients(count: component.blocksPerLine * rows * 64)
             }
+            if !progressive { self.samples = JPEGSamples(count: planeOffsets.last!) }
         }
     }
 }
