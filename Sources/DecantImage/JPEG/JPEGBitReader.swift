@@ -130,6 +130,33 @@ struct JPEGBitReader {
         return Int(table.symbols[index])
     }
 
+    /// Decodes one Huffman-coded symbol with `table` and the `symbol & 15` extra bits that follow it, extended to a
+    /// signed value (T.81 §F.2.2.1-§F.2.2.3: DECODE then RECEIVE and EXTEND), with one buffer refill for both: what a
+    /// DC difference or a sequential AC coefficient is made of.
+    ///
+    /// - Returns: the symbol (for AC: the zero run in the high four bits, the size in the low four) and the value (0
+    ///   when the size is 0).
+    /// - Throws: `invalidBody` when the next 16 bits start no code of the table (corrupt data).
+    @inline(__always)
+    mutating func decodeValue(_ table: JPEGHuffmanTable) throws(SerializationError) -> (symbol: Int, value: Int) {
+        // After a refill at least 57 bits are buffered: 16 for the code and 15 for the value fit.
+        if count < 32 { fill() }
+        let peek = Int(truncatingIfNeeded: (bits &>> UInt64(count &- JPEGHuffmanTable.lookupBits)) & 0x1FF)
+        let entry = table.fastLookup[peek]
+        let symbol: Int
+        if entry != 0 {
+            count &-= Int(entry &>> 8)
+            symbol = Int(entry & 0xFF)
+        } else {
+            symbol = try decode(table)
+        }
+        let size = symbol & 15
+        guard size > 0 else { return (symbol, 0) }
+        count &-= size
+        let raw = Int(truncatingIfNeeded: (bits &>> UInt64(count)) & ((1 &<< UInt64(size)) &- 1))
+        return (symbol, raw < 1 &<< (size &- 1) ? raw &- (1 &<< size) &+ 1 : raw)
+    }
+
     /// Discards the buffered bits and, at a restart marker, skips it (T.81 §F.2.2.5, §B.2.1).
     ///
     /// - Returns: whether a restart marker was found and skipped.

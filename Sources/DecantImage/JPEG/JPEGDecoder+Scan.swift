@@ -242,23 +242,21 @@ extension JPEGDecoder {
     ) throws(SerializationError) {
         let dcTable = dcTables[components[index].dcTable].orEmpty
         let acTable = acTables[components[index].acTable].orEmpty
-        let length = try reader.decode(dcTable)
-        let predictor = components[index].dcPredictor + reader.receiveExtend(length)
+        let predictor = components[index].dcPredictor &+ (try reader.decodeValue(dcTable)).value
         components[index].dcPredictor = predictor
         block[0] = Int16(truncatingIfNeeded: predictor)
         var k = 1
         while k < 64 {
-            let symbol = try reader.decode(acTable)
+            let (symbol, decoded) = try reader.decodeValue(acTable)
             let run = symbol >> 4
-            let size = symbol & 15
-            if size == 0 {
+            if symbol & 15 == 0 {
                 if run != 15 { break }
                 k += 16
                 continue
             }
             k += run
             // A run past the last coefficient is corrupt; like libjpeg, the value lands on the last one.
-            let value = Int16(truncatingIfNeeded: reader.receiveExtend(size))
+            let value = Int16(truncatingIfNeeded: decoded)
             block[Self.naturalOrder[min(k, 63)]] = value
             k += 1
         }

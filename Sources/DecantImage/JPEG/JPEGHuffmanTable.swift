@@ -2,13 +2,16 @@
 /// short codes and the per-length maximum codes of §F.2.2.3 for long ones.
 ///
 /// A class, immutable once built: decoding a block borrows its table instead of copying four arrays (and retaining
-/// each), which costs more than the lookups themselves.
-final class JPEGHuffmanTable: Sendable {
+/// each), which costs more than the lookups themselves. `@unchecked Sendable`: ``fastLookup`` is written only by the
+/// initializer and freed by `deinit`, so sharing a table shares read-only memory.
+final class JPEGHuffmanTable: @unchecked Sendable {
     /// The number of bits the fast lookup table resolves at once.
     static let lookupBits = 9
 
     /// For each 9-bit prefix, `length << 8 | symbol` of the code it starts with, or 0 when the code is longer.
     let lookup: [UInt16]
+    /// ``lookup`` in memory the table owns, read without bounds checks (every index is a 9-bit prefix).
+    let fastLookup: UnsafeMutablePointer<UInt16>
     /// The largest code of each length 1...16 (index 0 unused), or -1 when there is no code of that length.
     let maxCode: [Int32]
     /// The difference between a code's index in ``symbols`` and its value, per length (T.81 VALPTR - MINCODE).
@@ -51,6 +54,12 @@ final class JPEGHuffmanTable: Sendable {
         self.maxCode = maxCode
         self.valueOffset = valueOffset
         self.lookup = lookup
+        fastLookup = .allocate(capacity: 1 << Self.lookupBits)
+        fastLookup.initialize(from: lookup, count: 1 << Self.lookupBits)
+    }
+
+    deinit {
+        fastLookup.deallocate()
     }
 }
 
