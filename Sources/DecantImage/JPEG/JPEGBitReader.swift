@@ -26,7 +26,7 @@ struct JPEGBitReader {
     }
 
     /// Loads bytes until more than 56 bits are buffered, padding with zeros at a marker or the end of the body.
-    @inline(__always)
+    @inline(never)
     private mutating func fill() {
         while count <= 56 {
             var byte: UInt8 = 0
