@@ -156,7 +156,17 @@ public struct ImageDecodingOptions: Sendable, Hashable {
 
 /// Dispatches a body to the decoder of the format its signature names.
 enum ImageDecoder {
+    /// Decodes `data` into freshly allocated pixels.
     static func decode(_ data: Data, options: ImageDecodingOptions) throws(SerializationError) -> Image {
+        var none: [UInt8] = []
+        return try decode(data, options: options, reusing: &none)
+    }
+
+    /// Decodes `data`; a JPEG's pixels are written into `storage`'s memory (which the image then owns, `storage`
+    /// left empty), other formats leave `storage` alone.
+    static func decode(
+        _ data: Data, options: ImageDecodingOptions, reusing storage: inout [UInt8]
+    ) throws(SerializationError) -> Image {
         // A PNG whose signature was damaged (by a text-mode transfer, say) still gets the PNG decoder's precise error.
         let damagedPNG = data.count >= 4 && data.dropFirst().prefix(3).elementsEqual([0x50, 0x4E, 0x47])
         guard let format = Image.Format.detect(data) ?? (damagedPNG ? .png : nil) else {
@@ -177,7 +187,7 @@ enum ImageDecoder {
         case .ico, .cur:
             image = try ICODecoder.decode(data, options: options)
         case .jpeg:
-            image = try JPEGDecoder.decode(data, options: options)
+            image = try JPEGDecoder.decode(data, options: options, reusing: &storage)
         case .tiff:
             throw SerializationError(
                 code: .unsupportedFeature,

@@ -183,6 +183,41 @@ import Testing
         #expect(!Self.difference(image, reference, rows: 0..<16).isWithinTolerance)
     }
 
+    static func response(_ data: Data, _ type: String = "image/jpeg") -> Response {
+        Response(status: 200, headers: ["Content-Type": type], body: data)
+    }
+
+    /// Pixels written into a caller's storage are the same pixels, in the same memory from one decode to the next
+    /// (once the storage is large enough), whatever the order of sizes.
+    @Test func callerStorageIsReused() throws {
+        let serializer = ImageResponseSerializer()
+        var storage: [UInt8] = []
+        var addresses: [UnsafeRawPointer?] = []
+        for name in ["q90_444", "q90_420", "odd_17x9_420", "q90_444", "progressive_420", "q90_422"] {
+            let data = try Self.fixture(name)
+            let image = try serializer.serialize(Self.response(data), reusing: &storage)
+            #expect(storage.isEmpty)
+            #expect(image.pixels == (try Self.decode(data)).pixels, "\(name)")
+            addresses.append(image.pixels.withUnsafeBytes { $0.baseAddress })
+            storage = (consume image).pixels
+        }
+        // The first decode allocated; every later one wrote into that memory (the largest image came first).
+        #expect(Set(addresses.dropFirst()).count == 1)
+        #expect(addresses[1] == addresses[0])
+    }
+
+    /// A failed decode leaves the storage with the caller; other formats do not take it.
+    @Test func storageStaysWithTheCallerWhenNotUsed() throws {
+        let serializer = ImageResponseSerializer()
+        var storage = [UInt8](repeating: 7, count: 1000)
+        let cut = try Self.fixture("q90_420").prefix(300)
+        #expect(throws: SerializationError.self) { try serializer.serialize(Self.response(Data(cut)), reusing: &storage) }
+        #expect(storage.count == 1000)
+        let png = try Data(contentsOf: Self.fixtures.appendingPathComponent("q90_420.png"))
+        let image = try serializer.serialize(Self.response(png, "image/png"), reusing: &storage)
+        #expect(image.width == 48 && storage.count == 1000)
+    }
+
     @Test func qtables16FixtureHas16BitTables() throws {
         // The fixture must exercise Pq = 1 for its comparison to mean anything: FF DB, length, then Pq/Tq.
         let bytes = [UInt8](try Self.fixture("qtables16"))

@@ -197,8 +197,8 @@ extension JPEGDecoder {
             }
         }
         let storage = planes.pointer
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
-            guard let out = buffer.baseAddress else { return }
+        // Writes every row of RGBA8 pixels at `out`.
+        func writeRows(_ out: UnsafeMutablePointer<UInt8>) {
             let fallback = UnsafePointer(rows)
             var pointers = (fallback, fallback, fallback, fallback)
             for y in 0..<height {
@@ -223,7 +223,27 @@ extension JPEGDecoder {
                 Self.convert(
                     space, count: width, pointers.0, pointers.1, pointers.2, pointers.3, into: out + y * width * 4)
             }
-            initialized = width * height * 4
+        }
+        let byteCount = width * height * 4
+        let pixels: [UInt8]
+        if pixelStorage.capacity >= byteCount || !pixelStorage.isEmpty {
+            // The caller's memory: trimmed or grown to the size (growing writes zeros once, then rows over them).
+            var reused: [UInt8] = []
+            swap(&reused, &pixelStorage)
+            if reused.count > byteCount {
+                reused.removeLast(reused.count - byteCount)
+            } else if reused.count < byteCount {
+                reused.append(contentsOf: repeatElement(0, count: byteCount - reused.count))
+            }
+            reused.withUnsafeMutableBufferPointer { buffer in
+                if let out = buffer.baseAddress { writeRows(out) }
+            }
+            pixels = reused
+        } else {
+            pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+                if let out = buffer.baseAddress { writeRows(out) }
+                initialized = byteCount
+            }
         }
         var image = Image(
             width: width, height: height, pixels: pixels, format: .jpeg, scale: options.imageScale,

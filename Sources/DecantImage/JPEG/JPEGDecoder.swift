@@ -53,6 +53,8 @@ struct JPEGDecoder {
     /// The planes of a sequential frame, written row by row while its scans are decoded; `nil` for a progressive
     /// frame, whose planes are transformed at the end from every coefficient.
     var samples: JPEGSamples?
+    /// Memory for the pixels that a caller handed in to be reused (empty otherwise); ``finish(source:)`` takes it.
+    var pixelStorage: [UInt8] = []
     /// Where each component's plane starts in ``samples`` (or in the planes ``finish(source:)`` builds).
     var planeOffsets: [Int] = []
     /// Whether damaged or missing data was skipped (only with ``ImageDecodingOptions/allowsPartialImages``).
@@ -72,7 +74,18 @@ struct JPEGDecoder {
     ///   `unsupportedFeature` for lossless, hierarchical, arithmetic-coded or 12-bit images, `limitExceeded` when
     ///   the frame header declares more than the limits allow.
     static func decode(_ data: Data, options: ImageDecodingOptions) throws(SerializationError) -> Image {
+        var none: [UInt8] = []
+        return try decode(data, options: options, reusing: &none)
+    }
+
+    /// Decodes a JPEG body, its pixels written into `storage`'s memory (see
+    /// ``ImageResponseSerializer/serialize(_:reusing:)``); `storage` is left empty when the pixels took it.
+    static func decode(
+        _ data: Data, options: ImageDecodingOptions, reusing storage: inout [UInt8]
+    ) throws(SerializationError) -> Image {
         var decoder = JPEGDecoder(bytes: [UInt8](data), options: options)
+        swap(&decoder.pixelStorage, &storage)
+        defer { swap(&decoder.pixelStorage, &storage) }
         return try decoder.run(source: data)
     }
 

@@ -33,6 +33,11 @@ enum ImageWorkloads {
                 "image.photo.jpeg.nosimd", file: "mosaic2k.q90.jpg", decoder: "turbojpeg-nosimd",
                 summary: "the same file vs libjpeg-turbo without SIMD (JSIMD_FORCENONE=1)"),
             photo(
+                "image.photo.jpeg.reuse", file: "mosaic2k.q90.jpg", decoder: "turbojpeg-nosimd",
+                summary: "the same file decoded into reused pixel memory (serialize(_:reusing:)) vs libjpeg-turbo "
+                    + "without SIMD",
+                reusing: true),
+            photo(
                 "image.photo.jpeg.444", file: "mosaic2k.q90.444.jpg", decoder: "turbojpeg",
                 summary: "the mosaic, baseline q90 4:4:4, vs libjpeg-turbo (SIMD)"),
             photo(
@@ -67,7 +72,9 @@ enum ImageWorkloads {
 
     /// A file of imgbench's photo set (`src/gen_images.py` writes it to `images/`), found through
     /// `$DECANT_IMGSET`; skipped when that is not set.
-    private static func photo(_ name: String, file: String, decoder: String, summary: String) -> Workload {
+    private static func photo(
+        _ name: String, file: String, decoder: String, summary: String, reusing: Bool = false
+    ) -> Workload {
         Workload(name: name, unit: .megapixelsPerSecond, baselineName: decoder, summary: summary) { _ in
             guard let folder = ProcessInfo.processInfo.environment["DECANT_IMGSET"], !folder.isEmpty else {
                 throw Skip(reason: "set DECANT_IMGSET to imgbench's images/ folder (../shared/tools/imgbench)")
@@ -77,7 +84,7 @@ enum ImageWorkloads {
                 throw Skip(reason: "\(file) not found in \(folder)")
             }
             let mediaType = file.hasSuffix(".png") ? "image/png" : file.hasSuffix(".tif") ? "image/tiff" : "image/jpeg"
-            return .timed(try bench(data, file: path, mediaType: mediaType, decoder: decoder))
+            return .timed(try bench(data, file: path, mediaType: mediaType, decoder: decoder, reusing: reusing))
         }
     }
 
@@ -100,11 +107,25 @@ enum ImageWorkloads {
     }
 
     /// Decant's `image` serializer on `data`; pixels counted from the decoded first frame.
-    private static func bench(_ data: Data, file: String?, mediaType: String, decoder: String) throws -> TimedBench {
+    /// The pixel memory a reusing decode hands back and takes again.
+    private final class Storage {
+        var bytes: [UInt8] = []
+    }
+
+    private static func bench(
+        _ data: Data, file: String?, mediaType: String, decoder: String, reusing: Bool = false
+    ) throws -> TimedBench {
         let serializer = ImageResponseSerializer()
         let response = Response(headers: ["Content-Type": mediaType], body: data)
         let image = try serializer.serialize(response)
-        let decant = Contender(name: "Decant") { try serializer.serialize(response).pixels.count }
+        let storage = Storage()
+        let decant = Contender(name: "Decant") {
+            guard reusing else { return try serializer.serialize(response).pixels.count }
+            let image = try serializer.serialize(response, reusing: &storage.bytes)
+            let count = image.pixels.count
+            storage.bytes = (consume image).pixels
+            return count
+        }
         let baseline: Baseline
         if let tool = ImageBench.path, let file {
             baseline = .external(name: decoder) { settings in
