@@ -211,7 +211,9 @@ import Testing
         let serializer = ImageResponseSerializer()
         var storage = [UInt8](repeating: 7, count: 1000)
         let cut = try Self.fixture("q90_420").prefix(300)
-        #expect(throws: SerializationError.self) { try serializer.serialize(Self.response(Data(cut)), reusing: &storage) }
+        #expect(throws: SerializationError.self) {
+            try serializer.serialize(Self.response(Data(cut)), reusing: &storage)
+        }
         #expect(storage.count == 1000)
         let png = try Data(contentsOf: Self.fixtures.appendingPathComponent("q90_420.png"))
         let image = try serializer.serialize(Self.response(png, "image/png"), reusing: &storage)
