@@ -240,6 +240,7 @@ extension JPEGDecoder {
     mutating func decodeSequentialBlock(
         component index: Int, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
     ) throws(SerializationError) {
+        let order = Self.naturalOrderTable
         let dcTable = dcTables[components[index].dcTable].orEmpty
         let acTable = acTables[components[index].acTable].orEmpty
         let predictor = components[index].dcPredictor &+ (try reader.decodeValue(dcTable)).value
@@ -257,7 +258,7 @@ extension JPEGDecoder {
             k += run
             // A run past the last coefficient is corrupt; like libjpeg, the value lands on the last one.
             let value = Int16(truncatingIfNeeded: decoded)
-            block[Self.naturalOrder[min(k, 63)]] = value
+            block[order[min(k, 63)]] = value
             k += 1
         }
     }
@@ -270,6 +271,7 @@ extension JPEGDecoder {
             endOfBandRun -= 1
             return
         }
+        let order = Self.naturalOrderTable
         let table = acTables[components[index].acTable].orEmpty
         var k = scan.start
         while k <= scan.end {
@@ -286,7 +288,7 @@ extension JPEGDecoder {
             }
             k += run
             let value = reader.receiveExtend(size) * (1 << scan.low)
-            block[Self.naturalOrder[min(k, 63)]] = Int16(truncatingIfNeeded: value)
+            block[order[min(k, 63)]] = Int16(truncatingIfNeeded: value)
             k += 1
         }
     }
@@ -296,6 +298,7 @@ extension JPEGDecoder {
     mutating func decodeACRefinement(
         _ scan: Scan, component index: Int, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
     ) throws(SerializationError) {
+        let order = Self.naturalOrderTable
         let positive = 1 << scan.low
         let negative = -1 << scan.low
         var k = scan.start
@@ -323,7 +326,7 @@ extension JPEGDecoder {
                 }
                 var placed = false
                 while k <= scan.end {
-                    let position = Self.naturalOrder[k]
+                    let position = order[k]
                     if block[position] != 0 {
                         refine(position, &reader)
                     } else {
@@ -342,7 +345,7 @@ extension JPEGDecoder {
                 if !placed && value != 0 {
                     // The run went past the band (corrupt data): libjpeg stores the value just past it, at the
                     // last coefficient once past the block, and so does Decant, to decode such files alike.
-                    let position = Self.naturalOrder[min(k, 63)]
+                    let position = order[min(k, 63)]
                     block[position] = Int16(truncatingIfNeeded: value)
                     k += 1
                 }
@@ -350,7 +353,7 @@ extension JPEGDecoder {
         }
         if endOfBandRun > 0 {
             while k <= scan.end {
-                let position = Self.naturalOrder[k]
+                let position = order[k]
                 if block[position] != 0 { refine(position, &reader) }
                 k += 1
             }

@@ -22,6 +22,15 @@ struct JPEGDecoder {
         58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
     ]
 
+    /// ``naturalOrder`` in memory allocated once and never freed or written again, read without bounds checks by the
+    /// coefficient loops (whose indices are 0...63). `nonisolated(unsafe)`: immutable after its lazy initialisation,
+    /// which Swift performs once, thread-safely.
+    nonisolated(unsafe) static let naturalOrderTable: UnsafePointer<Int> = {
+        let table = UnsafeMutablePointer<Int>.allocate(capacity: 64)
+        table.initialize(from: naturalOrder, count: 64)
+        return UnsafePointer(table)
+    }()
+
     /// The most scans a frame may have: real progressive files use about ten, and each scan visits every block.
     static let maxScans = 1000
 
