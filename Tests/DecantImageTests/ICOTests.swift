@@ -146,6 +146,26 @@ import Testing
         return Data(directory + entry + dib + body)
     }
 
+    /// A 32-bit entry uses its alpha bytes; when every alpha byte is 0 (as old 32-bit icons are written), the AND mask
+    /// decides instead: masked pixels are transparent black, the others opaque (the ICO format as Windows draws it).
+    @Test(arguments: [true, false])
+    func thirtyTwoBitEntriesUseAlphaOrTheMask(withAlpha: Bool) throws {
+        // 2×2, rows bottom-up, BGRA: bottom row blue, green; top row red, white.
+        let alpha: UInt8 = withAlpha ? 0x80 : 0
+        let rows: [UInt8] = [255, 0, 0, alpha, 0, 255, 0, alpha, 0, 0, 255, alpha, 255, 255, 255, alpha]
+        let mask: [UInt8] = [0, 0, 0, 0, 0x40, 0, 0, 0]  // the top row's second pixel is masked
+        let image = try ImageDecoder.decode(
+            Self.icon(width: 2, height: 2, bitsPerPixel: 32, body: rows + mask, directorySize: 40 + 16 + 8),
+            options: ImageDecodingOptions())
+        #expect(image.width == 2 && image.height == 2)
+        if withAlpha {
+            #expect(image.pixels == [255, 0, 0, 128, 255, 255, 255, 128, 0, 0, 255, 128, 0, 255, 0, 128])
+        } else {
+            #expect(image.pixels == [255, 0, 0, 255, 0, 0, 0, 0, 0, 0, 255, 255, 0, 255, 0, 255])
+        }
+        #expect(image.metadata.hasTransparency && image.metadata.bitDepth == 32)
+    }
+
     /// A DIB entry must hold its header, palette, XOR rows and (but for 32-bit entries, whose alpha channel carries
     /// the transparency) its AND mask; a shorter one is rejected, saying which entry and how many bytes it lacks.
     @Test func entryShorterThanItsBitmapIsRejected() throws {

@@ -23,7 +23,21 @@ enum ICODecoder {
     }
 
     static func decode(_ data: Data, options: ImageDecodingOptions) throws(SerializationError) -> Image {
-        let bytes = [UInt8](data)
+        // The file is read in place: only the chosen entry is copied, once, for its decoder.
+        let result: Result<Image, SerializationError> = data.withUnsafeBytes { bytes in
+            do throws(SerializationError) {
+                return .success(try decode(bytes, source: data, options: options))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Decodes the icon file `bytes` (whose `Data` is `source`, kept for lazy decoding).
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, source data: Data, options: ImageDecodingOptions
+    ) throws(SerializationError) -> Image {
         func u16(_ offset: Int) -> Int { Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 }
         func u32(_ offset: Int) -> Int { u16(offset) | u16(offset + 2) << 16 }
         guard bytes.count >= 6 else {
@@ -44,7 +58,7 @@ enum ICODecoder {
             let height = bytes[at + 1] == 0 ? 256 : Int(bytes[at + 1])
             let offset = u32(at + 12)
             let size = u32(at + 8)
-            let isPNG = offset + 8 <= bytes.count && Array(bytes[offset..<(offset + 8)]) == PNGDecoder.signature
+            let isPNG = offset + 8 <= bytes.count && bytes[offset..<(offset + 8)].elementsEqual(PNGDecoder.signature)
             let bitsPerPixel = format == .ico ? u16(at + 6) : 0
             directory.append(
                 DirectoryEntry(width: width, height: height, bitsPerPixel: bitsPerPixel, offset: offset, size: size))
@@ -67,12 +81,14 @@ enum ICODecoder {
             return image
         }
         let end = min(bytes.count, entry.offset + entry.size)
-        let payload = Array(bytes[entry.offset..<end])
         var image: Image
         if entries[chosen].format == .png {
-            image = try PNGDecoder.decode(Data(payload), options: options)
+            image = try PNGDecoder.decode(Data(bytes[entry.offset..<end]), options: options)
         } else {
-            image = try decodeBitmap(payload, entry: chosen, directorySize: entry.size, options: options)
+            // The bitmap decoder gets one copy of the entry, behind a BMP file header.
+            image = try decodeBitmap(
+                UnsafeRawBufferPointer(rebasing: bytes[entry.offset..<end]), entry: chosen,
+                directorySize: entry.size, options: options)
         }
         image.format = format
         image.entries = entries
@@ -81,11 +97,74 @@ enum ICODecoder {
     }
 
     /// The size an entry's PNG `IHDR` or DIB header gives, or `nil` when the header is cut off or malformed.
-    static func headerSize(_ bytes: [UInt8], at offset: Int) -> (Int, Int)? {
+    /// Decodes a 32-bit `BI_RGB` icon bitmap (BGRA rows, bottom-up, `width * 4` bytes each from `xorStart`) as the
+    /// bitmap path does: its alpha bytes, or when they are all 0 the AND mask that follows (masked pixels transparent
+    /// black, the rest opaque). The caller checked that `dib` holds every row.
+    static func decode32BitEntry(
+        _ dib: UnsafeRawBufferPointer, width: Int, height: Int, xorStart: Int, maskStride: Int
+    ) -> Image {
+        let stride = width * 4
+        var hasAlpha = false
+        var pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
+            guard let out = buffer.baseAddress, let base = dib.baseAddress else { return }
+            let target = UnsafeMutableRawPointer(out)
+            for row in 0..<height {
+                let source = base + xorStart + row * stride
+                let rowTarget = target + (height - 1 - row) * stride
+                var alphas: UInt32 = 0
+                for column in 0..<width {
+                    // B, G, R, A as a little-endian word; R and B swap places.
+                    let word = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: column &* 4, as: UInt32.self))
+                    let swapped = (word & 0xFF00_FF00) | (word &>> 16 & 0xFF) | ((word & 0xFF) &<< 16)
+                    rowTarget.storeBytes(of: swapped.littleEndian, toByteOffset: column &* 4, as: UInt32.self)
+                    alphas |= word
+                }
+                if alphas & 0xFF00_0000 != 0 { hasAlpha = true }
+            }
+            initialized = width * height * 4
+        }
+        if !hasAlpha {
+            let maskStart = xorStart + stride * height
+            pixels.withUnsafeMutableBufferPointer { pixels in
+                for row in 0..<height {
+                    let rowStart = maskStart + row * maskStride
+                    let target = (height - 1 - row) * stride
+                    for column in 0..<width {
+                        let at = rowStart + column / 8
+                        let transparent = at < dib.count && dib[at] >> UInt8(7 - column % 8) & 1 == 1
+                        let pixel = target + column * 4
+                        if transparent {
+                            pixels[pixel] = 0
+                            pixels[pixel + 1] = 0
+                            pixels[pixel + 2] = 0
+                            pixels[pixel + 3] = 0
+                        } else {
+                            pixels[pixel + 3] = 255
+                        }
+                    }
+                }
+            }
+        }
+        var metadata = Image.Metadata()
+        metadata.bitDepth = 32
+        metadata.colorType = .rgb
+        metadata.hasTransparency = true
+        func u32(_ offset: Int) -> Int {
+            Int(
+                Int32(
+                    bitPattern: UInt32(dib[offset]) | UInt32(dib[offset + 1]) << 8 | UInt32(dib[offset + 2]) << 16
+                        | UInt32(dib[offset + 3]) << 24))
+        }
+        let perMeter = (u32(24), u32(28))
+        if perMeter.0 > 0 { metadata.pixelsPerMeter = perMeter }
+        return Image(width: width, height: height, pixels: pixels, format: .bmp, metadata: metadata)
+    }
+
+    static func headerSize(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> (Int, Int)? {
         guard offset >= 0, offset + 24 <= bytes.count else { return nil }
         func big(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
         func little(_ at: Int) -> Int { bytes[at..<(at + 4)].reversed().reduce(0) { $0 << 8 | Int($1) } }
-        if Array(bytes[offset..<(offset + 8)]) == PNGDecoder.signature {
+        if bytes[offset..<(offset + 8)].elementsEqual(PNGDecoder.signature) {
             return (big(offset + 16), big(offset + 20))
         }
         let width = little(offset + 4)
@@ -115,7 +194,7 @@ enum ICODecoder {
     /// An uncompressed or bit-field DIB must hold its header, palette, pixel rows and AND mask; a 32-bit one may cut
     /// its AND mask short (its alpha channel carries the transparency; image-rs's `truncated_mask_32bpp.ico`).
     static func decodeBitmap(
-        _ dib: [UInt8], entry index: Int, directorySize: Int, options: ImageDecodingOptions
+        _ dib: UnsafeRawBufferPointer, entry index: Int, directorySize: Int, options: ImageDecodingOptions
     ) throws(SerializationError) -> Image {
         guard dib.count >= 40 else {
             throw SerializationError(code: .truncatedBody, message: "The icon's bitmap ends inside its header.")
@@ -161,48 +240,68 @@ enum ICODecoder {
                     offset: 6 + index * 16 + 8)
             }
         }
-        // Rebuild a BMP file: a file header, then the DIB with the XOR image's height.
+        if bitsPerPixel == 32 && compression == 0 && infoSize == 40 {
+            // The common modern entry (32-bit BGRA, bottom-up, with an AND mask that only matters when every alpha
+            // is 0) in one pass over the entry, without rebuilding a bitmap file; the checks above keep every row in
+            // bounds.
+            return decode32BitEntry(dib, width: width, height: height, xorStart: infoSize, maskStride: maskStride)
+        }
+        // Rebuild a BMP file: a file header, then the DIB with the XOR image's height (one copy of the entry).
         var file: [UInt8] = [0x42, 0x4D]
+        file.reserveCapacity(14 + dib.count)
         for value in [14 + dib.count, 0, dataOffset] {
             file += [
                 UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24 & 0xFF),
             ]
         }
-        var header = dib
-        header[8] = UInt8(height & 0xFF)
-        header[9] = UInt8(height >> 8 & 0xFF)
-        header[10] = UInt8(height >> 16 & 0xFF)
-        header[11] = UInt8(height >> 24 & 0xFF)
-        file += header
+        file.append(contentsOf: dib)
+        file[14 + 8] = UInt8(height & 0xFF)
+        file[14 + 9] = UInt8(height >> 8 & 0xFF)
+        file[14 + 10] = UInt8(height >> 16 & 0xFF)
+        file[14 + 11] = UInt8(height >> 24 & 0xFF)
         var decodingOptions = options
         decodingOptions.inflate = true
-        var image = try BMPDecoder.decode(Data(file), options: decodingOptions)
-        let xorStart = infoSize + paletteSize
-        var hasAlpha = false
-        if bitsPerPixel == 32 {
-            // 32-bit icons carry real alpha in the fourth byte; when every alpha is 0 the AND mask applies instead.
-            for row in 0..<height {
-                for column in 0..<width {
-                    let at = xorStart + row * xorStride + column * 4 + 3
-                    guard at < dib.count else { continue }
-                    let alpha = dib[at]
-                    image.pixels[((height - 1 - row) * width + column) * 4 + 3] = alpha
-                    if alpha != 0 { hasAlpha = true }
-                }
+        let decoded: Result<Image, SerializationError> = file.withUnsafeBytes { bytes in
+            do throws(SerializationError) {
+                // `source` is only kept for lazy decoding, which is off here.
+                return .success(try BMPDecoder.decode(bytes, source: Data(), options: decodingOptions))
+            } catch {
+                return .failure(error)
             }
         }
-        if !hasAlpha {
+        var image = try decoded.get()
+        let xorStart = infoSize + paletteSize
+        var hasAlpha = false
+        image.pixels.withUnsafeMutableBufferPointer { pixels in
+            if bitsPerPixel == 32 {
+                // 32-bit icons carry real alpha in the fourth byte; when every alpha is 0 the AND mask applies.
+                for row in 0..<height {
+                    let target = (height - 1 - row) * width * 4 + 3
+                    let source = xorStart + row * xorStride + 3
+                    for column in 0..<min(width, max(0, (dib.count - source + 3) / 4)) {
+                        let alpha = dib[source + column * 4]
+                        pixels[target + column * 4] = alpha
+                        if alpha != 0 { hasAlpha = true }
+                    }
+                }
+            }
+            guard !hasAlpha else { return }
             let maskStart = xorStart + xorStride * height
             for row in 0..<height {
+                let rowStart = maskStart + row * maskStride
+                let target = (height - 1 - row) * width * 4
                 for column in 0..<width {
-                    let at = maskStart + row * maskStride + column / 8
+                    let at = rowStart + column / 8
                     let transparent = at < dib.count && dib[at] >> UInt8(7 - column % 8) & 1 == 1
-                    let pixel = ((height - 1 - row) * width + column) * 4
+                    let pixel = target + column * 4
                     if transparent {
                         // Masked pixels become transparent black, as Windows draws them over any background.
-                        for channel in 0..<4 { image.pixels[pixel + channel] = 0 }
+                        pixels[pixel] = 0
+                        pixels[pixel + 1] = 0
+                        pixels[pixel + 2] = 0
+                        pixels[pixel + 3] = 0
                     } else {
-                        image.pixels[pixel + 3] = 255
+                        pixels[pixel + 3] = 255
                     }
                 }
             }
