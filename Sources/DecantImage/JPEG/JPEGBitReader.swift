@@ -142,6 +142,12 @@ struct JPEGBitReader {
         // After a refill at least 57 bits are buffered: 16 for the code and 15 for the value fit.
         if count < 32 { fill() }
         let peek = Int(truncatingIfNeeded: (bits &>> UInt64(count &- JPEGHuffmanTable.lookupBits)) & 0x1FF)
+        let fast = table.fastValue[peek]
+        if fast != 0 {
+            // Code and value bits within the 9 looked at: one lookup.
+            count &-= Int(fast & 0xFF)
+            return (Int((fast &>> 8) & 0xFF), Int(fast &>> 16))
+        }
         let entry = table.fastLookup[peek]
         let symbol: Int
         if entry != 0 {

@@ -2,8 +2,8 @@
 /// short codes and the per-length maximum codes of §F.2.2.3 for long ones.
 ///
 /// A class, immutable once built: decoding a block borrows its table instead of copying four arrays (and retaining
-/// each), which costs more than the lookups themselves. `@unchecked Sendable`: ``fastLookup`` is written only by the
-/// initializer and freed by `deinit`, so sharing a table shares read-only memory.
+/// each), which costs more than the lookups themselves. `@unchecked Sendable`: ``fastLookup`` and ``fastValue`` are
+/// written only by the initializer and freed by `deinit`, so sharing a table shares read-only memory.
 final class JPEGHuffmanTable: @unchecked Sendable {
     /// The number of bits the fast lookup table resolves at once.
     static let lookupBits = 9
@@ -12,6 +12,10 @@ final class JPEGHuffmanTable: @unchecked Sendable {
     let lookup: [UInt16]
     /// ``lookup`` in memory the table owns, read without bounds checks (every index is a 9-bit prefix).
     let fastLookup: UnsafeMutablePointer<UInt16>
+    /// For each 9-bit prefix that holds a whole code and the `symbol & 15` value bits after it:
+    /// `value << 16 | symbol << 8 | bits used`, the value already extended (T.81 §F.2.2.1); 0 otherwise. Most
+    /// coefficients of real images decode with one lookup.
+    let fastValue: UnsafeMutablePointer<Int32>
     /// The largest code of each length 1...16 (index 0 unused), or -1 when there is no code of that length.
     let maxCode: [Int32]
     /// The difference between a code's index in ``symbols`` and its value, per length (T.81 VALPTR - MINCODE).
@@ -56,10 +60,25 @@ final class JPEGHuffmanTable: @unchecked Sendable {
         self.lookup = lookup
         fastLookup = .allocate(capacity: 1 << Self.lookupBits)
         fastLookup.initialize(from: lookup, count: 1 << Self.lookupBits)
+        fastValue = .allocate(capacity: 1 << Self.lookupBits)
+        for prefix in 0..<(1 << Self.lookupBits) {
+            let entry = Int(lookup[prefix])
+            let length = entry >> 8
+            let symbol = entry & 0xFF
+            let size = symbol & 15
+            guard entry != 0, length + size <= Self.lookupBits else {
+                (fastValue + prefix).initialize(to: 0)
+                continue
+            }
+            let raw = size == 0 ? 0 : (prefix >> (Self.lookupBits - length - size)) & ((1 << size) - 1)
+            let value = size == 0 || raw >= 1 << (size - 1) ? raw : raw - (1 << size) + 1
+            (fastValue + prefix).initialize(to: Int32(value) << 16 | Int32(symbol << 8 | (length + size)))
+        }
     }
 
     deinit {
         fastLookup.deallocate()
+        fastValue.deallocate()
     }
 }
 
