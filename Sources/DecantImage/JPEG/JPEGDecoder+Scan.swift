@@ -220,8 +220,8 @@ extension JPEGDecoder {
         } else if scan.start == 0 {
             if scan.high == 0 {
                 // DC first scan (T.81 §G.1.2.1).
-                let length = try reader.decode(dcTables[components[index].dcTable].orEmpty)
-                let predictor = components[index].dcPredictor + reader.receiveExtend(length)
+                let difference = try reader.decodeValue(dcTables[components[index].dcTable].orEmpty).value
+                let predictor = components[index].dcPredictor + difference
                 components[index].dcPredictor = predictor
                 block[0] = Int16(truncatingIfNeeded: predictor << scan.low)
             } else if reader.bit() == 1 {
@@ -275,10 +275,9 @@ extension JPEGDecoder {
         let table = acTables[components[index].acTable].orEmpty
         var k = scan.start
         while k <= scan.end {
-            let symbol = try reader.decode(table)
+            let (symbol, decoded) = try reader.decodeValue(table)
             let run = symbol >> 4
-            let size = symbol & 15
-            if size == 0 {
+            if symbol & 15 == 0 {
                 if run < 15 {
                     endOfBandRun = (1 << run) - 1 + reader.receive(run)
                     break
@@ -287,7 +286,7 @@ extension JPEGDecoder {
                 continue
             }
             k += run
-            let value = reader.receiveExtend(size) * (1 << scan.low)
+            let value = decoded * (1 << scan.low)
             block[order[min(k, 63)]] = Int16(truncatingIfNeeded: value)
             k += 1
         }
