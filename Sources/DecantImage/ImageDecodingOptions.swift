@@ -163,11 +163,7 @@ enum ImageDecoder {
         case .jpeg:
             image = try JPEGDecoder.decode(data, options: options)
         case .tiff:
-            throw SerializationError(
-                code: .unsupportedFeature,
-                message: "The body is a \(format) image, which DecantImage does not yet support decoding (PNG, "
-                    + "JPEG, GIF, BMP and ICO/CUR are supported). Convert the image to PNG, or install a serializer for "
-                    + "\(format) ahead of 'image'.")
+            image = try TIFFDecoder.decode(data, options: options)
         }
         if options.premultipliedAlpha && image.isDecoded { image.premultiply() }
         return image
