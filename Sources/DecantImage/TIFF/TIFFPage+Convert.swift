@@ -14,8 +14,8 @@ extension Page {
     /// Integer samples of more than 8 bits keep their high 8 bits; those of fewer are scaled to 0...255 (1-bit 0
     /// and 255, 2-bit multiples of 85, 4-bit of 17). Signed samples are offset by half their range. Floating-point
     /// samples are taken as 0...1 and scaled to 0...255, clamped. WhiteIsZero is inverted. Palette indices map
-    /// through the ColorMap's high bytes. CMYK converts as Pillow does: each channel `(255 - ink) * (255 - K) / 255`.
-    /// Associated alpha is divided out.
+    /// through the ColorMap's high bytes (those past a short ColorMap's end are black). CMYK converts as Pillow does: each channel `(255 - ink) * (255 - K) / 255`.
+    /// Associated alpha is divided out as Pillow does (`min(255, colour * 255 / alpha)`, truncated).
     func convert(_ raw: [UInt8], planeRowBytes: Int, into pixels: inout [UInt8]) {
         let samples = samplesPerPixel
         let planeSamples = isPlanar ? 1 : samples
@@ -24,7 +24,7 @@ extension Page {
         let bits = bitsPerSample
         let maximum = bits >= 32 ? 0 : (1 << bits) - 1
         let palette: [UInt8] = colorMap.map { UInt8(truncatingIfNeeded: $0 >> 8) }
-        let paletteSize = photometric == 3 ? 1 << bits : 0
+        let paletteSize = photometric == 3 ? min(colorMap.count / 3, 1 << bits) : 0
         var row = [Int](repeating: 0, count: samples * width)
         raw.withUnsafeBufferPointer { raw in
             pixels.withUnsafeMutableBufferPointer { pixels in
@@ -54,10 +54,16 @@ extension Page {
                             green = red
                             blue = red
                         case 3:
-                            let index = min(row[s], paletteSize - 1)
-                            red = Int(palette[index])
-                            green = Int(palette[paletteSize + index])
-                            blue = Int(palette[2 * paletteSize + index])
+                            let index = row[s]
+                            if index < paletteSize {
+                                red = Int(palette[index])
+                                green = Int(palette[paletteSize + index])
+                                blue = Int(palette[2 * paletteSize + index])
+                            } else {
+                                red = 0
+                                green = 0
+                                blue = 0
+                            }
                         case 5:
                             let rgb = JPEGDecoder.rgb(
                                 cyan: UInt8(row[s]), magenta: UInt8(row[s + 1]), yellow: UInt8(row[s + 2]),
@@ -79,9 +85,9 @@ extension Page {
                                     green = 0
                                     blue = 0
                                 } else if alpha < 255 {
-                                    red = min(255, (red * 255 + alpha / 2) / alpha)
-                                    green = min(255, (green * 255 + alpha / 2) / alpha)
-                                    blue = min(255, (blue * 255 + alpha / 2) / alpha)
+                                    red = min(255, red * 255 / alpha)
+                                    green = min(255, green * 255 / alpha)
+                                    blue = min(255, blue * 255 / alpha)
                                 }
                             }
                         }
@@ -112,7 +118,7 @@ extension Page {
                 for byte in 0..<8 { raw |= UInt64(line[8 * index + byte]) << UInt64(8 * byte) }
                 value = Double(bitPattern: little ? raw : raw.byteSwapped)
             }
-            guard value.isFinite || value.isInfinite else { return 0 }
+            guard !value.isNaN else { return 0 }
             return Int(min(max(value, 0), 1) * 255 + 0.5)
         }
         var value: Int

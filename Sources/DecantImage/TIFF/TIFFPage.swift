@@ -147,7 +147,9 @@ struct Page {
         }
         colorMap = photometric == 3 ? try values(320) ?? [] : []
         if photometric == 3 {
-            guard bitsPerSample <= 16, colorMap.count >= 3 << bitsPerSample else {
+            // A ColorMap holds 3 × 2^BitsPerSample values; a shorter one is accepted (as Go's decoder does), the
+            // indices past its end being black.
+            guard bitsPerSample <= 16, !colorMap.isEmpty, colorMap.count % 3 == 0 else {
                 throw TIFFDecoder.invalid(0, "the palette image has no ColorMap of 3 × 2^\(bitsPerSample) values")
             }
         }
