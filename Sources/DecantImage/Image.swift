@@ -86,7 +86,12 @@ public struct Image: Sendable {
     public var samples16: [UInt16]?
     /// The number of frames in the file (1 for a still image), known even when pixels are not decoded.
     public var frameCount: Int
-    /// The animation frames, each with its full-size canvas, for animated formats (GIF, APNG); empty for still images.
+    /// The animation frames, each with its full-size canvas, for animated formats (GIF, APNG), or the pages of a
+    /// multi-page TIFF; empty for still images.
+    ///
+    /// A TIFF page is not drawn on a canvas: each frame holds its page at the page's own size (``Frame/width`` by
+    /// ``Frame/height``, at (0, 0), `width * height * 4` bytes of ``Frame/pixels``), with a delay of 0 and disposal
+    /// ``Frame/Disposal/none``; the first frame is the image itself.
     ///
     /// A decoded APNG's frames are composited while decoding and each holds its canvas (``ImageLimits`` count them).
     /// A decoded GIF keeps its frames as stored: the palette indices of each frame's rectangle (one byte per pixel of

@@ -74,7 +74,9 @@ import Testing
 
     /// A classic little-endian TIFF: header, then one IFD of `entries` (tag, type, count, value) at offset 8.
     static func tiff(_ entries: [(Int, Int, Int, Int)], next: Int = 0, trailing: [UInt8] = []) -> [UInt8] {
-        func le(_ value: Int, _ size: Int) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        func le(_ value: Int, _ size: Int) -> [UInt8] {
+            (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
         var bytes: [UInt8] = [0x49, 0x49, 0x2A, 0] + le(8, 4) + le(entries.count, 2)
         for (tag, type, count, value) in entries { bytes += le(tag, 2) + le(type, 2) + le(count, 4) + le(value, 4) }
         return bytes + le(next, 4) + trailing
@@ -85,21 +87,39 @@ import Testing
     func hostileHeadersThrow() {
         let strip = 8 + 2 + 12 * 8 + 4
         let cases: [(String, [UInt8], SerializationError.Code)] = [
-            ("huge size", Self.tiff([(256, 4, 1, 1 << 30), (257, 4, 1, 1 << 30), (273, 4, 1, 8), (279, 4, 1, 1)]),
-             .limitExceeded),
-            ("bomb", Self.tiff([(256, 4, 1, 9000), (257, 4, 1, 9000), (273, 4, 1, 8), (279, 4, 1, 0x7FFF_FFFF)]),
-             .limitExceeded),
-            ("loop", Self.tiff([(256, 4, 1, 1), (257, 4, 1, 1), (273, 4, 1, 8), (279, 4, 1, 1)], next: 8),
-             .invalidBody),
+            (
+                "huge size", Self.tiff([(256, 4, 1, 1 << 30), (257, 4, 1, 1 << 30), (273, 4, 1, 8), (279, 4, 1, 1)]),
+                .limitExceeded
+            ),
+            (
+                "bomb", Self.tiff([(256, 4, 1, 9000), (257, 4, 1, 9000), (273, 4, 1, 8), (279, 4, 1, 0x7FFF_FFFF)]),
+                .limitExceeded
+            ),
+            (
+                "loop", Self.tiff([(256, 4, 1, 1), (257, 4, 1, 1), (273, 4, 1, 8), (279, 4, 1, 1)], next: 8),
+                .invalidBody
+            ),
             ("entry count at EOF", [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0, 0xFF, 0xFF], .truncatedBody),
             ("IFD past the end", [0x49, 0x49, 0x2A, 0, 0xFF, 0xFF, 0xFF, 0x7F], .truncatedBody),
             ("no strips", Self.tiff([(256, 4, 1, 4), (257, 4, 1, 4)]), .invalidBody),
-            ("huge tiles", Self.tiff([(256, 4, 1, 4), (257, 4, 1, 4000), (322, 4, 1, 1 << 20), (323, 4, 1, 1 << 20),
-                (324, 4, 1, strip), (325, 4, 1, 1)]), .limitExceeded),
-            ("CCITT", Self.tiff([(256, 4, 1, 4), (257, 4, 1, 4), (259, 3, 1, 4), (273, 4, 1, 8), (279, 4, 1, 1)]),
-             .unsupportedFeature),
-            ("strip counts", Self.tiff([(256, 4, 1, 4), (257, 4, 1, 100_000), (278, 4, 1, 1), (273, 4, 1, 8),
-                (279, 4, 1, 1)]), .invalidBody),
+            (
+                "huge tiles",
+                Self.tiff([
+                    (256, 4, 1, 4), (257, 4, 1, 4000), (322, 4, 1, 1 << 20), (323, 4, 1, 1 << 20),
+                    (324, 4, 1, strip), (325, 4, 1, 1),
+                ]), .limitExceeded
+            ),
+            (
+                "CCITT", Self.tiff([(256, 4, 1, 4), (257, 4, 1, 4), (259, 3, 1, 4), (273, 4, 1, 8), (279, 4, 1, 1)]),
+                .unsupportedFeature
+            ),
+            (
+                "strip counts",
+                Self.tiff([
+                    (256, 4, 1, 4), (257, 4, 1, 100_000), (278, 4, 1, 1), (273, 4, 1, 8),
+                    (279, 4, 1, 1),
+                ]), .invalidBody
+            ),
         ]
         for (name, bytes, code) in cases {
             #expect("\(name)") { _ = try Self.decode(Data(bytes)) } throws: { error in
@@ -205,7 +225,8 @@ import Testing
                 let crc = Checksum.crc32(image.pixels)
                 let expected = Self.mapped[path] ?? reference.crc
                 if crc != expected || image.width != reference.width || image.height != reference.height {
-                    problem = "\(image.width)×\(image.height) CRC-32 \(crc), Pillow's \(reference.width)×"
+                    problem =
+                        "\(image.width)×\(image.height) CRC-32 \(crc), Pillow's \(reference.width)×"
                         + "\(reference.height) \(expected)"
                 }
             } catch {
@@ -236,7 +257,8 @@ import Testing
         var outcomes: [String: Int] = [:]
         for file in files {
             let outcome = decodeOutcome(try Data(contentsOf: file))
-            outcomes[outcome.hasPrefix("decoded") ? "decoded" : String(outcome.prefix(while: { $0 != "]" })) + "]",
+            outcomes[
+                outcome.hasPrefix("decoded") ? "decoded" : String(outcome.prefix(while: { $0 != "]" })) + "]",
                 default: 0] += 1
         }
         print("image-tiff fuzz_images: \(files.count) passed (no crash or hang), 0 failed; outcomes \(outcomes)")
@@ -251,7 +273,8 @@ import Testing
         for file in files where !file.path.contains("fuzz_images") {
             let outcome = decodeOutcome(try Data(contentsOf: file))
             print("image-tiff: \(Corpora.relativePath(of: file)): \(outcome)")
-            outcomes[outcome.hasPrefix("decoded") ? "decoded" : String(outcome.prefix(while: { $0 != "]" })) + "]",
+            outcomes[
+                outcome.hasPrefix("decoded") ? "decoded" : String(outcome.prefix(while: { $0 != "]" })) + "]",
                 default: 0] += 1
         }
         print("image-tiff all files: \(files.count) passed (no crash), 0 failed; outcomes \(outcomes)")

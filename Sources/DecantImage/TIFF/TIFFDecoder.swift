@@ -103,7 +103,7 @@ struct TIFFDecoder {
             if next >= bytes.count { break }
         }
         guard !directories.isEmpty else { throw Self.invalid(4, "the header points to no image file directory") }
-        var page = try Page(decoder: self, entries: directories[0])
+        var page = try TIFFPage(decoder: self, entries: directories[0])
         if !options.inflate {
             var image = Image(
                 undecoded: page.width, height: page.height, format: .tiff, metadata: page.metadata,
@@ -115,7 +115,7 @@ struct TIFFDecoder {
         var pages = [page]
         var totalPixels = page.width * page.height
         for entries in directories.dropFirst() {
-            let next = try Page(decoder: self, entries: entries)
+            let next = try TIFFPage(decoder: self, entries: entries)
             try options.limits.check(width: next.width, height: next.height)
             totalPixels += next.width * next.height
             pages.append(next)
@@ -137,11 +137,14 @@ struct TIFFDecoder {
             metadata: page.metadata)
         image.frameCount = pages.count
         if pages.count > 1 {
-            var frames = [Image.Frame(pixels: firstPixels, delay: 0, disposal: .none, width: page.width, height: page.height)]
+            var frames = [
+                Image.Frame(pixels: firstPixels, delay: 0, disposal: .none, width: page.width, height: page.height)
+            ]
             for index in 1..<pages.count {
                 page = pages[index]
                 let pixels = try page.decode()
-                frames.append(Image.Frame(pixels: pixels, delay: 0, disposal: .none, width: page.width, height: page.height))
+                frames.append(
+                    Image.Frame(pixels: pixels, delay: 0, disposal: .none, width: page.width, height: page.height))
             }
             image.frames = frames
         }

@@ -7,14 +7,15 @@ import DecantCore
 #endif
 
 /// Converting the decoded samples to RGBA8 (TIFF 6.0 §3-§5, §16 for CMYK, §18 for ExtraSamples), as Pillow does.
-extension Page {
+extension TIFFPage {
     /// Converts the planes of samples in `raw` (`planeRowBytes` per row) to RGBA8 in `pixels`, whose alpha bytes are
     /// already 255.
     ///
     /// Integer samples of more than 8 bits keep their high 8 bits; those of fewer are scaled to 0...255 (1-bit 0
     /// and 255, 2-bit multiples of 85, 4-bit of 17). Signed samples are offset by half their range. Floating-point
     /// samples are taken as 0...1 and scaled to 0...255, clamped. WhiteIsZero is inverted. Palette indices map
-    /// through the ColorMap's high bytes (those past a short ColorMap's end are black). CMYK converts as Pillow does: each channel `(255 - ink) * (255 - K) / 255`.
+    /// through the ColorMap's high bytes (those past a short ColorMap's end are black). CMYK converts as Pillow does:
+    /// each channel `(255 - ink) * (255 - K) / 255`.
     /// Associated alpha is divided out as Pillow does (`min(255, colour * 255 / alpha)`, truncated).
     func convert(_ raw: [UInt8], planeRowBytes: Int, into pixels: inout [UInt8]) {
         let samples = samplesPerPixel
@@ -126,7 +127,8 @@ extension Page {
         case 8:
             value = Int(line[index])
         case 16:
-            value = little
+            value =
+                little
                 ? Int(line[2 * index]) | Int(line[2 * index + 1]) << 8
                 : Int(line[2 * index]) << 8 | Int(line[2 * index + 1])
         case 32:

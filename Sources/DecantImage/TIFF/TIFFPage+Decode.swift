@@ -8,7 +8,7 @@ import DecantCore
 
 /// Decoding a page: each strip or tile decompressed (TIFF 6.0 §9, §13, §15), its predictor undone (§14), its rows
 /// placed in the image's planes, then the planes converted to RGBA8.
-extension Page {
+extension TIFFPage {
     /// The page's RGBA8 pixels, `width * height * 4` bytes.
     func decode() throws(SerializationError) -> [UInt8] {
         let limits = decoder.options.limits
@@ -81,7 +81,8 @@ extension Page {
                     let bytes = columns * bitsPerPixel / 8
                     let skip = left * bitsPerPixel / 8
                     for row in 0..<rows {
-                        (target + start + row * planeRowBytes + skip).update(from: source + row * rowBytes, count: bytes)
+                        (target + start + row * planeRowBytes + skip).update(
+                            from: source + row * rowBytes, count: bytes)
                     }
                 } else {
                     // Sub-byte pixels: copy bit by bit (tiles of bilevel or 2- and 4-bit images only).
@@ -140,7 +141,8 @@ extension Page {
                 }
             } catch {
                 var error = error
-                error.message = "The TIFF strip or tile \(index) at offset \(offset) cannot be inflated. " + error.message
+                error.message =
+                    "The TIFF strip or tile \(index) at offset \(offset) cannot be inflated. " + error.message
                 throw error
             }
         }
@@ -186,7 +188,8 @@ extension Page {
                         default:
                             var index = samples
                             while index < rowSamples {
-                                let sum = Self.read(line, index, sampleBytes, little)
+                                let sum =
+                                    Self.read(line, index, sampleBytes, little)
                                     &+ Self.read(line, index - samples, sampleBytes, little)
                                 Self.write(sum, line, index, sampleBytes, little)
                                 index += 1

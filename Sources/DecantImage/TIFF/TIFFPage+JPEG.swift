@@ -7,7 +7,7 @@ import DecantCore
 #endif
 
 /// JPEG-compressed strips and tiles (TIFF compression 7, Adobe TIFF technote 2).
-extension Page {
+extension TIFFPage {
     /// Decodes every strip or tile as a JPEG stream, the JPEGTables (347) segments placed before its own, and copies
     /// it into `pixels`. The three components are YCbCr or RGB as the photometric interpretation says, as libtiff
     /// tells libjpeg.
@@ -42,7 +42,8 @@ extension Page {
                     image = try JPEGDecoder.decode(embedded: Data(stream), colorSpace: space, options: options)
                 } catch {
                     var error = error
-                    error.message = "The TIFF's JPEG strip or tile \(index) at offset \(offset) cannot be decoded. "
+                    error.message =
+                        "The TIFF's JPEG strip or tile \(index) at offset \(offset) cannot be decoded. "
                         + error.message
                     throw error
                 }

@@ -2,7 +2,7 @@ import DecantCore
 
 /// One page of a TIFF file: the fields of its image file directory that decoding needs (TIFF 6.0 §8 "Baseline
 /// Field Reference Guide"), checked against the body and the limits.
-struct Page {
+struct TIFFPage {
     /// The decoder that read the directory (the body, byte order, options).
     let decoder: TIFFDecoder
     /// ImageWidth (256) and ImageLength (257).
@@ -94,7 +94,9 @@ struct Page {
         case 2, 6: colorSamples = 3
         case 5:
             let inkSet = try value(332, "InkSet", default: 1)
-            guard inkSet == 1 else { throw TIFFDecoder.unsupported("separated inks other than CMYK (InkSet \(inkSet))") }
+            guard inkSet == 1 else {
+                throw TIFFDecoder.unsupported("separated inks other than CMYK (InkSet \(inkSet))")
+            }
             colorSamples = 4
         case 4: throw TIFFDecoder.unsupported("a transparency mask (photometric interpretation 4)")
         case 8, 9, 10: throw TIFFDecoder.unsupported("CIE L*a*b* colour (photometric interpretation \(photometric))")
@@ -103,7 +105,8 @@ struct Page {
         }
         guard samplesPerPixel >= colorSamples else {
             throw TIFFDecoder.invalid(
-                0, "photometric interpretation \(photometric) needs \(colorSamples) samples per pixel, not "
+                0,
+                "photometric interpretation \(photometric) needs \(colorSamples) samples per pixel, not "
                     + "\(samplesPerPixel)")
         }
         let extras = try values(338) ?? []
