@@ -26,6 +26,12 @@ extension TIFFPage {
         let maximum = bits >= 32 ? 0 : (1 << bits) - 1
         let palette: [UInt8] = colorMap.map { UInt8(truncatingIfNeeded: $0 >> 8) }
         let paletteSize = photometric == 3 ? min(colorMap.count / 3, 1 << bits) : 0
+        if bits == 8 && sampleFormat == 1 && !isPlanar && (photometric == 1 || photometric == 2)
+            && !associatedAlpha
+        {
+            convert8(raw, planeRowBytes: planeRowBytes, into: &pixels)
+            return
+        }
         var row = [Int](repeating: 0, count: samples * width)
         raw.withUnsafeBufferPointer { raw in
             pixels.withUnsafeMutableBufferPointer { pixels in
@@ -95,6 +101,39 @@ extension TIFFPage {
                         pixel[0] = UInt8(red)
                         pixel[1] = UInt8(green)
                         pixel[2] = UInt8(blue)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The common case of ``convert(_:planeRowBytes:into:)``: chunky 8-bit unsigned grey or RGB, with or without an
+    /// unassociated alpha, copied straight to RGBA8.
+    func convert8(_ raw: [UInt8], planeRowBytes: Int, into pixels: inout [UInt8]) {
+        let samples = samplesPerPixel
+        let alpha = alphaIndex ?? -1
+        let gray = photometric == 1
+        raw.withUnsafeBufferPointer { raw in
+            pixels.withUnsafeMutableBufferPointer { pixels in
+                guard let source = raw.baseAddress, let out = pixels.baseAddress,
+                    planeRowBytes * height <= raw.count, width * height * 4 <= pixels.count
+                else { return }
+                for y in 0..<height {
+                    var input = source + y * planeRowBytes
+                    var output = out + y * width * 4
+                    for _ in 0..<width {
+                        if gray {
+                            output[0] = input[0]
+                            output[1] = input[0]
+                            output[2] = input[0]
+                        } else {
+                            output[0] = input[0]
+                            output[1] = input[1]
+                            output[2] = input[2]
+                        }
+                        if alpha >= 0 { output[3] = input[alpha] }
+                        input += samples
+                        output += 4
                     }
                 }
             }
