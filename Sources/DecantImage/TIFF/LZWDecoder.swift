@@ -5,26 +5,14 @@ import DecantCore
 /// and growing the width on time, are recognised as libtiff does, by a first byte of 0 with the low bit of the
 /// second set (a new-style stream starts with the Clear code, whose first byte is 0x80).
 ///
-/// The table is flat: for each code its prefix code, last byte, first byte and length, so a code's string is
-/// written backwards straight into the output without any allocation per code.
+/// The table is flat and holds no strings: every entry's string was written to the output once already (an entry
+/// is the previous code's string followed by the first byte of the next), so an entry is the offset and length of
+/// that earlier copy, and a code's string is copied from there. Nothing is allocated per code.
 struct LZWDecoder {
-    /// The prefix code of each table entry.
-    var prefix = [UInt16](repeating: 0, count: 4096)
-    /// The last byte of each entry's string.
-    var suffix = [UInt8](repeating: 0, count: 4096)
-    /// The first byte of each entry's string.
-    var first = [UInt8](repeating: 0, count: 4096)
+    /// Where in the output each entry's string was first written.
+    var offset = [Int](repeating: 0, count: 4096)
     /// The length of each entry's string.
     var length = [Int](repeating: 0, count: 4096)
-
-    /// Creates a decoder with the 256 single-byte strings.
-    init() {
-        for code in 0..<256 {
-            suffix[code] = UInt8(code)
-            first[code] = UInt8(code)
-            length[code] = 1
-        }
-    }
 
     /// Decodes `bytes[start..<end]` into `output`, at most `count` bytes; returns how many were produced.
     ///
@@ -37,84 +25,86 @@ struct LZWDecoder {
         let early = compat ? 0 : 1
         var produced = 0
         var failure: Int?
-        prefix.withUnsafeMutableBufferPointer { prefix in
-            suffix.withUnsafeMutableBufferPointer { suffix in
-                first.withUnsafeMutableBufferPointer { first in
-                    length.withUnsafeMutableBufferPointer { length in
-                        output.withUnsafeMutableBufferPointer { out in
-                            bytes.withUnsafeBufferPointer { input in
-                                guard count <= out.count, end <= input.count else { return }
-                                var position = start
-                                var buffer: UInt64 = 0
-                                var bitCount = 0
-                                var width = 9
-                                var next = 258
-                                var previous = -1
-                                while produced < count {
-                                    while bitCount < width && position < end {
-                                        if compat {
-                                            buffer |= UInt64(input[position]) << UInt64(bitCount)
-                                        } else {
-                                            buffer = buffer << 8 | UInt64(input[position])
-                                        }
-                                        position += 1
-                                        bitCount += 8
-                                    }
-                                    guard bitCount >= width else { break }
-                                    let code: Int
+        offset.withUnsafeMutableBufferPointer { offset in
+            length.withUnsafeMutableBufferPointer { length in
+                output.withUnsafeMutableBufferPointer { out in
+                    bytes.withUnsafeBufferPointer { input in
+                        guard count <= out.count, end <= input.count, start >= 0, start <= end,
+                            let table = offset.baseAddress, let lengths = length.baseAddress,
+                            let target = out.baseAddress, let source = input.baseAddress
+                        else { return }
+                        var position = start
+                        var buffer: UInt64 = 0
+                        var bitCount = 0
+                        var width = 9
+                        var next = 258
+                        var previous = -1
+                        var previousStart = 0
+                        var previousLength = 0
+                        while produced < count {
+                            if bitCount < width {
+                                while bitCount <= 56 && position < end {
                                     if compat {
-                                        code = Int(buffer & ((1 << UInt64(width)) - 1))
-                                        buffer >>= UInt64(width)
+                                        buffer |= UInt64(source[position]) << UInt64(bitCount)
                                     } else {
-                                        code = Int((buffer >> UInt64(bitCount - width)) & ((1 << UInt64(width)) - 1))
+                                        buffer |= UInt64(source[position]) << UInt64(56 - bitCount)
                                     }
-                                    bitCount -= width
-                                    if !compat { buffer &= (1 << UInt64(bitCount)) - 1 }
-                                    if code == 256 {
-                                        width = 9
-                                        next = 258
-                                        previous = -1
-                                        continue
-                                    }
-                                    if code == 257 { break }
-                                    let entry: Int
-                                    if code < next {
-                                        entry = code
-                                    } else if code == next && previous >= 0 {
-                                        entry = previous
-                                    } else {
-                                        failure = code
-                                        break
-                                    }
-                                    // Write the entry's string backwards, clipped at the output's end.
-                                    let size = length[entry]
-                                    var cursor = entry
-                                    var index = produced + size - 1
-                                    while cursor >= 256 {
-                                        if index < count { out[index] = suffix[cursor] }
-                                        cursor = Int(prefix[cursor])
-                                        index -= 1
-                                    }
-                                    if index < count { out[index] = UInt8(cursor) }
-                                    produced = min(count, produced + size)
-                                    if code == next {
-                                        // KwKwK: the previous string and its own first byte.
-                                        if produced < count || produced + 1 <= count {
-                                            if produced < count { out[produced] = first[entry] }
-                                        }
-                                        produced = min(count, produced + 1)
-                                    }
-                                    if previous >= 0 && next < 4096 {
-                                        prefix[next] = UInt16(previous)
-                                        suffix[next] = first[entry]
-                                        first[next] = first[previous]
-                                        length[next] = length[previous] + 1
-                                        next += 1
-                                    }
-                                    previous = code
-                                    if next + early >= (1 << width) && width < 12 { width += 1 }
+                                    position += 1
+                                    bitCount += 8
                                 }
+                                guard bitCount >= width else { break }
                             }
+                            let code: Int
+                            if compat {
+                                code = Int(buffer & ((1 << UInt64(width)) - 1))
+                                buffer >>= UInt64(width)
+                            } else {
+                                code = Int(buffer >> UInt64(64 - width))
+                                buffer <<= UInt64(width)
+                            }
+                            bitCount -= width
+                            if code == 256 {
+                                width = 9
+                                next = 258
+                                previous = -1
+                                continue
+                            }
+                            if code == 257 { break }
+                            let here = produced
+                            let size: Int
+                            if code < 256 {
+                                target[produced] = UInt8(code)
+                                produced += 1
+                                size = 1
+                            } else if code < next {
+                                // The entry's string, written earlier in this output, copied forward.
+                                size = lengths[code]
+                                let copy = min(size, count - produced)
+                                let from = target + table[code]
+                                let to = target + produced
+                                for index in 0..<copy { to[index] = from[index] }
+                                produced += copy
+                            } else if code == next && previous >= 0 {
+                                // KwKwK: the previous string and its own first byte.
+                                size = previousLength + 1
+                                let copy = min(size, count - produced)
+                                let from = target + previousStart
+                                let to = target + produced
+                                for index in 0..<copy { to[index] = from[index] }
+                                produced += copy
+                            } else {
+                                failure = code
+                                break
+                            }
+                            if previous >= 0 && next < 4096 {
+                                table[next] = previousStart
+                                lengths[next] = previousLength + 1
+                                next += 1
+                            }
+                            previous = code
+                            previousStart = here
+                            previousLength = size
+                            if next + early >= (1 << width) && width < 12 { width += 1 }
                         }
                     }
                 }
