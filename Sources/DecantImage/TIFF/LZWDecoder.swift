@@ -14,98 +14,28 @@ struct LZWDecoder {
     /// The length of each entry's string.
     var length = [Int](repeating: 0, count: 4096)
 
-    /// Decodes `bytes[start..<end]` into `output`, at most `count` bytes; returns how many were produced.
+    /// Decodes `bytes[start..<end]` into `output` from `base`, at most `count` bytes; returns how many were produced.
     ///
     /// Decoding stops at EndOfInformation, at the end of the data or when the output is full; an invalid code
     /// throws `invalidBody`.
     mutating func decode(
-        _ bytes: [UInt8], from start: Int, to end: Int, into output: inout [UInt8], count: Int
+        _ bytes: [UInt8], from start: Int, to end: Int, into output: inout [UInt8], at base: Int, count: Int
     ) throws(SerializationError) -> Int {
         let compat = end - start >= 2 && bytes[start] == 0 && bytes[start + 1] & 1 != 0
         let early = compat ? 0 : 1
-        var produced = 0
-        var failure: Int?
-        offset.withUnsafeMutableBufferPointer { offset in
+        let (produced, failure) = offset.withUnsafeMutableBufferPointer { offset in
             length.withUnsafeMutableBufferPointer { length in
                 output.withUnsafeMutableBufferPointer { out in
-                    bytes.withUnsafeBufferPointer { input in
-                        guard count <= out.count, end <= input.count, start >= 0, start <= end,
+                    bytes.withUnsafeBufferPointer { input -> (Int, Int?) in
+                        guard base >= 0, count >= 0, base <= out.count - count, end <= input.count, start >= 0,
+                            start <= end,
                             let table = offset.baseAddress, let lengths = length.baseAddress,
                             let target = out.baseAddress, let source = input.baseAddress
-                        else { return }
-                        var position = start
-                        var buffer: UInt64 = 0
-                        var bitCount = 0
-                        var width = 9
-                        var next = 258
-                        var previous = -1
-                        var previousStart = 0
-                        var previousLength = 0
-                        while produced < count {
-                            if bitCount < width {
-                                while bitCount <= 56 && position < end {
-                                    if compat {
-                                        buffer |= UInt64(source[position]) << UInt64(bitCount)
-                                    } else {
-                                        buffer |= UInt64(source[position]) << UInt64(56 - bitCount)
-                                    }
-                                    position += 1
-                                    bitCount += 8
-                                }
-                                guard bitCount >= width else { break }
-                            }
-                            let code: Int
-                            if compat {
-                                code = Int(buffer & ((1 << UInt64(width)) - 1))
-                                buffer >>= UInt64(width)
-                            } else {
-                                code = Int(buffer >> UInt64(64 - width))
-                                buffer <<= UInt64(width)
-                            }
-                            bitCount -= width
-                            if code == 256 {
-                                width = 9
-                                next = 258
-                                previous = -1
-                                continue
-                            }
-                            if code == 257 { break }
-                            let here = produced
-                            let size: Int
-                            if code < 256 {
-                                target[produced] = UInt8(code)
-                                produced += 1
-                                size = 1
-                            } else if code < next {
-                                // The entry's string, written earlier in this output, copied forward.
-                                size = lengths[code]
-                                let copy = min(size, count - produced)
-                                let from = target + table[code]
-                                let to = target + produced
-                                for index in 0..<copy { to[index] = from[index] }
-                                produced += copy
-                            } else if code == next && previous >= 0 {
-                                // KwKwK: the previous string and its own first byte.
-                                size = previousLength + 1
-                                let copy = min(size, count - produced)
-                                let from = target + previousStart
-                                let to = target + produced
-                                for index in 0..<copy { to[index] = from[index] }
-                                produced += copy
-                            } else {
-                                failure = code
-                                break
-                            }
-                            if previous >= 0 && next < 4096 {
-                                table[next] = previousStart
-                                lengths[next] = previousLength + 1
-                                next += 1
-                            }
-                            previous = code
-                            previousStart = here
-                            previousLength = size
-                            if next + early >= (1 << width) && width < 12 { width += 1 }
-                        }
+                        else { return (0, nil) }
+                        return Self.run(
+                            source, from: start, to: end, into: target + base, count: count, table: table,
+                            lengths: lengths,
+                            compat: compat, early: early)
                     }
                 }
             }
@@ -114,5 +44,112 @@ struct LZWDecoder {
             throw TIFFDecoder.invalid(start, "an LZW code (\(failure)) names no string defined yet (TIFF 6.0 §13)")
         }
         return produced
+    }
+
+    /// The decoding loop of ``decode(_:from:to:into:count:)`` over checked pointers: `count` bytes of `target` and
+    /// `source[start..<end]` are valid. Returns the bytes produced and the invalid code met, if any. Every index is
+    /// below `count` or `end`, so the arithmetic cannot overflow and wraps unchecked.
+    @inline(__always)
+    static func run(
+        _ source: UnsafePointer<UInt8>, from start: Int, to end: Int, into target: UnsafeMutablePointer<UInt8>,
+        count: Int, table: UnsafeMutablePointer<Int>, lengths: UnsafeMutablePointer<Int>, compat: Bool, early: Int
+    ) -> (Int, Int?) {
+        var produced = 0
+        var position = start
+        var buffer: UInt64 = 0
+        var bitCount = 0
+        var width = 9
+        var next = 258
+        var previous = -1
+        var previousStart = 0
+        var previousLength = 0
+        while produced < count {
+            if bitCount < width {
+                if !compat && end &- position >= 8 {
+                    // Eight bytes at once, most significant first; the whole bytes that fit are consumed.
+                    let word = UInt64(bigEndian: UnsafeRawPointer(source + position).loadUnaligned(as: UInt64.self))
+                    buffer |= word &>> UInt64(bitCount)
+                    let taken = (63 &- bitCount) &>> 3
+                    position &+= taken
+                    bitCount &+= taken &<< 3
+                }
+                while bitCount <= 56 && position < end {
+                    if compat {
+                        buffer |= UInt64(source[position]) &<< UInt64(bitCount)
+                    } else {
+                        buffer |= UInt64(source[position]) &<< UInt64(56 &- bitCount)
+                    }
+                    position &+= 1
+                    bitCount &+= 8
+                }
+                guard bitCount >= width else { break }
+            }
+            let code: Int
+            if compat {
+                code = Int(truncatingIfNeeded: buffer & ((1 &<< UInt64(width)) &- 1))
+                buffer = buffer &>> UInt64(width)
+            } else {
+                code = Int(truncatingIfNeeded: buffer &>> UInt64(64 &- width))
+                buffer = buffer &<< UInt64(width)
+            }
+            bitCount &-= width
+            if code == 256 {
+                width = 9
+                next = 258
+                previous = -1
+                continue
+            }
+            if code == 257 { break }
+            let here = produced
+            let size: Int
+            let from: UnsafeMutablePointer<UInt8>
+            if code < 256 {
+                target[produced] = UInt8(truncatingIfNeeded: code)
+                produced &+= 1
+                size = 1
+            } else {
+                if code < next {
+                    // The entry's string, written earlier in this output, copied forward.
+                    size = lengths[code]
+                    from = target + table[code]
+                } else if code == next && previous >= 0 {
+                    // KwKwK: the previous string and its own first byte (the copy overlaps by one byte).
+                    size = previousLength &+ 1
+                    from = target + previousStart
+                } else {
+                    return (produced, code)
+                }
+                let to = target + produced
+                if size &+ 8 <= count &- produced && to - from >= 8 {
+                    // Eight bytes at a time: the bytes written past the string's end lie within the output and
+                    // are overwritten by the strings that follow.
+                    var index = 0
+                    while index < size {
+                        UnsafeMutableRawPointer(to + index).storeBytes(
+                            of: UnsafeRawPointer(from + index).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                        index &+= 8
+                    }
+                    produced &+= size
+                } else {
+                    let copy = min(size, count &- produced)
+                    var index = 0
+                    while index < copy {
+                        to[index] = from[index]
+                        index &+= 1
+                    }
+                    produced &+= copy
+                }
+            }
+            if previous >= 0 && next < 4096 {
+                table[next] = previousStart
+                lengths[next] = previousLength &+ 1
+                next &+= 1
+            }
+            previous = code
+            previousStart = here
+            previousLength = size
+            if next &+ early >= (1 &<< width) && width < 12 { width &+= 1 }
+        }
+        return (produced, nil)
     }
 }

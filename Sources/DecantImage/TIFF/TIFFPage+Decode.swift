@@ -52,8 +52,15 @@ extension TIFFPage {
                 for across in 0..<chunksAcross {
                     let index = plane * chunksPerPlane + down * chunksAcross + across
                     let needed = chunkRowBytes * rows
-                    try decompress(index, into: &chunk, count: needed, lzw: &lzw)
-                    try undoPredictor(&chunk, rows: rows, rowBytes: chunkRowBytes, samples: planeSamples)
+                    if !isTiled {
+                        // A strip's rows are whole rows of the plane: decoded in place.
+                        let base = plane * planeRowBytes * height + top * planeRowBytes
+                        try decompress(index, into: &raw, at: base, count: needed, lzw: &lzw)
+                        try undoPredictor(&raw, at: base, rows: rows, rowBytes: chunkRowBytes, samples: planeSamples)
+                        continue
+                    }
+                    try decompress(index, into: &chunk, at: 0, count: needed, lzw: &lzw)
+                    try undoPredictor(&chunk, at: 0, rows: rows, rowBytes: chunkRowBytes, samples: planeSamples)
                     let left = across * chunkWidth
                     let columns = min(chunkWidth, width - left)
                     let visibleRows = min(rows, height - top)
@@ -103,10 +110,12 @@ extension TIFFPage {
         }
     }
 
-    /// Decompresses chunk `index` into the first `count` bytes of `output`, zero-filling what the data lacks.
+    /// Decompresses chunk `index` into the `count` bytes of `output` from `base`, zero-filling what the data lacks
+    /// (TIFF 6.0 §9 PackBits, §13 LZW, technote "Deflate"; the caller has checked `base + count <= output.count`).
     func decompress(
-        _ index: Int, into output: inout [UInt8], count: Int, lzw: inout LZWDecoder?
+        _ index: Int, into output: inout [UInt8], at base: Int, count: Int, lzw: inout LZWDecoder?
     ) throws(SerializationError) {
+        guard base >= 0, count >= 0, base <= output.count - count else { return }
         let bytes = decoder.bytes
         let offset = offsets[index]
         let declared = index < byteCounts.count ? byteCounts[index] : (compression == 1 ? count : bytes.count)
@@ -121,14 +130,14 @@ extension TIFFPage {
             output.withUnsafeMutableBufferPointer { out in
                 bytes.withUnsafeBufferPointer { input in
                     guard let target = out.baseAddress, let source = input.baseAddress else { return }
-                    target.update(from: source + offset, count: produced)
+                    (target + base).update(from: source + offset, count: produced)
                 }
             }
         case 32773:
-            produced = PackBits.decode(bytes, from: offset, to: end, into: &output, count: count)
+            produced = PackBits.decode(bytes, from: offset, to: end, into: &output, at: base, count: count)
         case 5:
             if lzw == nil { lzw = LZWDecoder() }
-            produced = try lzw!.decode(bytes, from: offset, to: end, into: &output, count: count)
+            produced = try lzw!.decode(bytes, from: offset, to: end, into: &output, at: base, count: count)
         default:
             do throws(SerializationError) {
                 let inflated = try Inflate.zlib(Array(bytes[offset..<end]), maxOutput: count + (1 << 16))
@@ -136,7 +145,7 @@ extension TIFFPage {
                 output.withUnsafeMutableBufferPointer { out in
                     inflated.withUnsafeBufferPointer { input in
                         guard let target = out.baseAddress, let source = input.baseAddress else { return }
-                        target.update(from: source, count: produced)
+                        (target + base).update(from: source, count: produced)
                     }
                 }
             } catch {
@@ -148,12 +157,12 @@ extension TIFFPage {
         }
         if produced < count {
             output.withUnsafeMutableBufferPointer { out in
-                guard let base = out.baseAddress else { return }
-                (base + produced).update(repeating: 0, count: count - produced)
+                guard let start = out.baseAddress else { return }
+                (start + base + produced).update(repeating: 0, count: count - produced)
             }
         }
         if reversedBits {
-            for index in 0..<count { output[index] = Self.reversed[Int(output[index])] }
+            for index in base..<(base + count) { output[index] = Self.reversed[Int(output[index])] }
         }
     }
 
@@ -165,25 +174,40 @@ extension TIFFPage {
     }
 
     /// Undoes the horizontal predictor (TIFF 6.0 §14) or the floating-point predictor (Adobe technote 3) on
-    /// `rows` rows of `rowBytes` bytes each.
-    func undoPredictor(_ chunk: inout [UInt8], rows: Int, rowBytes: Int, samples: Int) throws(SerializationError) {
-        guard predictor != 1 else { return }
+    /// `rows` rows of `rowBytes` bytes each from `base`.
+    func undoPredictor(
+        _ chunk: inout [UInt8], at base: Int, rows: Int, rowBytes: Int, samples: Int
+    ) throws(SerializationError) {
+        guard predictor != 1, base >= 0, base + rows * rowBytes <= chunk.count else { return }
         let little = decoder.littleEndian
         let sampleBytes = bitsPerSample / 8
         let rowSamples = chunkWidth * samples
         var scratch = predictor == 3 ? [UInt8](repeating: 0, count: rowBytes) : []
         chunk.withUnsafeMutableBufferPointer { chunk in
             scratch.withUnsafeMutableBufferPointer { scratch in
-                guard let base = chunk.baseAddress else { return }
+                guard let start = chunk.baseAddress else { return }
                 for row in 0..<rows {
-                    let line = base + row * rowBytes
+                    let line = start + base + row * rowBytes
                     if predictor == 2 {
                         switch sampleBytes {
+                        case 1 where samples == 3 && rowSamples >= 3:
+                            // RGB: the running sums stay in registers.
+                            var red = line[0], green = line[1], blue = line[2]
+                            var index = 3
+                            while index &+ 2 < rowSamples {
+                                red &+= line[index]
+                                green &+= line[index &+ 1]
+                                blue &+= line[index &+ 2]
+                                line[index] = red
+                                line[index &+ 1] = green
+                                line[index &+ 2] = blue
+                                index &+= 3
+                            }
                         case 1:
                             var index = samples
                             while index < rowSamples {
-                                line[index] &+= line[index - samples]
-                                index += 1
+                                line[index] &+= line[index &- samples]
+                                index &+= 1
                             }
                         default:
                             var index = samples
@@ -241,8 +265,10 @@ extension TIFFPage {
 
 /// PackBits run-length decoding (TIFF 6.0 §9).
 enum PackBits {
-    /// Decodes `bytes[start..<end]` into `output`, at most `count` bytes; returns how many were produced.
-    static func decode(_ bytes: [UInt8], from start: Int, to end: Int, into output: inout [UInt8], count: Int) -> Int {
+    /// Decodes `bytes[start..<end]` into `output` from `base`, at most `count` bytes; returns how many were produced.
+    static func decode(
+        _ bytes: [UInt8], from start: Int, to end: Int, into output: inout [UInt8], at base: Int, count: Int
+    ) -> Int {
         var position = start
         var produced = 0
         while position < end && produced < count {
@@ -250,14 +276,14 @@ enum PackBits {
             position += 1
             if header >= 0 {
                 let length = min(header + 1, end - position, count - produced)
-                for index in 0..<length { output[produced + index] = bytes[position + index] }
+                for index in 0..<length { output[base + produced + index] = bytes[position + index] }
                 produced += length
                 position += header + 1
             } else if header != -128 {
                 guard position < end else { break }
                 let length = min(1 - header, count - produced)
                 let value = bytes[position]
-                for index in 0..<length { output[produced + index] = value }
+                for index in 0..<length { output[base + produced + index] = value }
                 produced += length
                 position += 1
             }
