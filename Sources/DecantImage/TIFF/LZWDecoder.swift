@@ -7,12 +7,11 @@ import DecantCore
 ///
 /// The table is flat and holds no strings: every entry's string was written to the output once already (an entry
 /// is the previous code's string followed by the first byte of the next), so an entry is the offset and length of
-/// that earlier copy, and a code's string is copied from there. Nothing is allocated per code.
+/// that earlier copy, packed in one word (`offset << 16 | length`; a string is at most 4,096 bytes), and a code's
+/// string is copied from there. Nothing is allocated per code.
 struct LZWDecoder {
-    /// Where in the output each entry's string was first written.
-    var offset = [Int](repeating: 0, count: 4096)
-    /// The length of each entry's string.
-    var length = [Int](repeating: 0, count: 4096)
+    /// Where in the output each entry's string was first written, shifted left 16 bits, and its length.
+    var entries = [Int](repeating: 0, count: 4096)
 
     /// Decodes `bytes[start..<end]` into `output` from `base`, at most `count` bytes; returns how many were produced.
     ///
@@ -23,20 +22,17 @@ struct LZWDecoder {
     ) throws(SerializationError) -> Int {
         let compat = end - start >= 2 && bytes[start] == 0 && bytes[start + 1] & 1 != 0
         let early = compat ? 0 : 1
-        let (produced, failure) = offset.withUnsafeMutableBufferPointer { offset in
-            length.withUnsafeMutableBufferPointer { length in
-                output.withUnsafeMutableBufferPointer { out in
-                    bytes.withUnsafeBufferPointer { input -> (Int, Int?) in
-                        guard base >= 0, count >= 0, base <= out.count - count, end <= input.count, start >= 0,
-                            start <= end,
-                            let table = offset.baseAddress, let lengths = length.baseAddress,
-                            let target = out.baseAddress, let source = input.baseAddress
-                        else { return (0, nil) }
-                        return Self.run(
-                            source, from: start, to: end, into: target + base, count: count, table: table,
-                            lengths: lengths,
-                            compat: compat, early: early)
-                    }
+        let (produced, failure) = entries.withUnsafeMutableBufferPointer { entries in
+            output.withUnsafeMutableBufferPointer { out in
+                bytes.withUnsafeBufferPointer { input -> (Int, Int?) in
+                    guard base >= 0, count >= 0, base <= out.count - count, end <= input.count, start >= 0,
+                        start <= end,
+                        let table = entries.baseAddress,
+                        let target = out.baseAddress, let source = input.baseAddress
+                    else { return (0, nil) }
+                    return Self.run(
+                        source, from: start, to: end, into: target + base, count: count, table: table,
+                        compat: compat, early: early)
                 }
             }
         }
@@ -52,7 +48,7 @@ struct LZWDecoder {
     @inline(__always)
     static func run(
         _ source: UnsafePointer<UInt8>, from start: Int, to end: Int, into target: UnsafeMutablePointer<UInt8>,
-        count: Int, table: UnsafeMutablePointer<Int>, lengths: UnsafeMutablePointer<Int>, compat: Bool, early: Int
+        count: Int, table: UnsafeMutablePointer<Int>, compat: Bool, early: Int
     ) -> (Int, Int?) {
         var produced = 0
         var position = start
@@ -110,8 +106,9 @@ struct LZWDecoder {
             } else {
                 if code < next {
                     // The entry's string, written earlier in this output, copied forward.
-                    size = lengths[code]
-                    from = target + table[code]
+                    let entry = table[code]
+                    size = entry & 0xFFFF
+                    from = target + (entry &>> 16)
                 } else if code == next && previous >= 0 {
                     // KwKwK: the previous string and its own first byte (the copy overlaps by one byte).
                     size = previousLength &+ 1
@@ -141,8 +138,7 @@ struct LZWDecoder {
                 }
             }
             if previous >= 0 && next < 4096 {
-                table[next] = previousStart
-                lengths[next] = previousLength &+ 1
+                table[next] = previousStart &<< 16 | (previousLength &+ 1)
                 next &+= 1
             }
             previous = code

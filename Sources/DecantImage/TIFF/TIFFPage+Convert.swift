@@ -118,6 +118,22 @@ extension TIFFPage {
                 guard let source = raw.baseAddress, let out = pixels.baseAddress,
                     planeRowBytes * height <= raw.count, width * height * 4 <= pixels.count
                 else { return }
+                if !gray && alpha < 0 && samples == 3 {
+                    // RGB: each pixel stored as one 32-bit word, opaque.
+                    let words = UnsafeMutableRawPointer(out)
+                    for y in 0..<height {
+                        let input = source + y * planeRowBytes
+                        let row = y * width
+                        for x in 0..<width {
+                            let pixel = input + 3 * x
+                            let word =
+                                UInt32(pixel[0]) | UInt32(pixel[1]) &<< 8 | UInt32(pixel[2]) &<< 16 | 0xFF00_0000
+                            words.storeBytes(
+                                of: UInt32(littleEndian: word), toByteOffset: 4 * (row + x), as: UInt32.self)
+                        }
+                    }
+                    return
+                }
                 for y in 0..<height {
                     var input = source + y * planeRowBytes
                     var output = out + y * width * 4
