@@ -280,4 +280,52 @@ import Testing
         print("image-tiff all files: \(files.count) passed (no crash), 0 failed; outcomes \(outcomes)")
         #expect(!files.isEmpty)
     }
+
+    /// Sample sums that differ from image-tiff's, with the verified reason.
+    static let sampleSumExceptions: [String: String] = [
+        "images/planar-rgb-u8.tif":
+            "image-tiff sums only the first plane of a planar image: its 15417630 is the red plane's sum in Pillow's "
+            + "decoding, and Decant's 39528948 is the sum of all three planes there",
+        "images/miniswhite-1c-12b.tiff":
+            "image-tiff inverts WhiteIsZero samples: its 18565 is 8 × 4095 − 14195, Decant's stored sum",
+        "images/miniswhite-1c-6b.tiff":
+            "image-tiff inverts WhiteIsZero samples: its 2124 is 12 packed bytes × 255 − 936, Decant's stored sum",
+    ]
+
+    /// image-tiff's own tests: the sum of every native sample of the first page (`expected_sample_sums.json`), for
+    /// the files Decant decodes without JPEG; floating-point sums within 1e-3 relative.
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
+    func nativeSampleSumsMatchImageTIFF() throws {
+        let url = try #require(Corpora.url(Self.imageTIFF + "/expected_sample_sums.json"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let cases = try #require(json["cases"] as? [[String: Any]])
+        var passed = 0
+        var failed: [String] = []
+        var skipped: [String] = []
+        for item in cases {
+            let file = try #require(item["file"] as? String)
+            let text = try #require(item["expected_sum_of_all_samples"] as? String)
+            let expected = try #require(Double(text))
+            let data = try Data(contentsOf: try #require(Corpora.url(Self.imageTIFF + "/tests/" + file)))
+            do {
+                let sum = try TIFFDecoder.nativeSampleSum(data, options: ImageDecodingOptions())
+                if abs(sum - expected) <= max(1e-3 * abs(expected), 1e-6) {
+                    passed += 1
+                } else if let reason = Self.sampleSumExceptions[file] {
+                    print("  known exception: \(file): \(sum), image-tiff's \(expected) (\(reason))")
+                } else {
+                    failed.append("\(file): \(sum), image-tiff's \(expected)")
+                }
+            } catch {
+                skipped.append("\(file): [\(error.code)]")
+            }
+        }
+        print(
+            "image-tiff sample sums: \(passed) passed, \(failed.count) failed, \(Self.sampleSumExceptions.count) "
+                + "known exceptions, \(skipped.count) not decoded (unsupported)")
+        for failure in failed { print("  " + failure) }
+        for skip in skipped { print("  not decoded: " + skip) }
+        #expect(failed.isEmpty)
+        #expect(passed > 0)
+    }
 }

@@ -72,16 +72,7 @@ struct TIFFDecoder {
 
     /// Reads the page chain, then decodes the pages (or, without `inflate`, only reads the first page's header).
     func run(source: Data) throws(SerializationError) -> Image {
-        var first: Int
-        if isBig {
-            guard bytes.count >= 16 else { throw Self.truncated(bytes.count, "its 16-byte BigTIFF header") }
-            guard try uint(at: 4, size: 2) == 8, try uint(at: 6, size: 2) == 0 else {
-                throw Self.invalid(4, "the BigTIFF header does not declare 8-byte offsets")
-            }
-            first = try uint(at: 8, size: 8)
-        } else {
-            first = try uint(at: 4, size: 4)
-        }
+        let first = try firstDirectoryOffset()
         // Walk the chain of directories, refusing loops and more pages than maxFrames.
         var directories: [[Int: Entry]] = []
         var seen = Set<Int>()
@@ -146,9 +137,20 @@ struct TIFFDecoder {
                 frames.append(
                     Image.Frame(pixels: pixels, delay: 0, disposal: .none, width: page.width, height: page.height))
             }
-            image.frames = frames
+            image.frames = options.premultipliedAlpha ? frames.map(PNGDecoder.premultiplied) : frames
         }
         return image
+    }
+
+    /// The offset of the first directory, from the header (TIFF 6.0 §2; BigTIFF: a byte size of 8, a reserved 0,
+    /// then an 8-byte offset).
+    func firstDirectoryOffset() throws(SerializationError) -> Int {
+        guard isBig else { return try uint(at: 4, size: 4) }
+        guard bytes.count >= 16 else { throw Self.truncated(bytes.count, "its 16-byte BigTIFF header") }
+        guard try uint(at: 4, size: 2) == 8, try uint(at: 6, size: 2) == 0 else {
+            throw Self.invalid(4, "the BigTIFF header does not declare 8-byte offsets")
+        }
+        return try uint(at: 8, size: 8)
     }
 
     /// Reads the directory at `offset` (TIFF 6.0 §2 "Image File Directory"): its entries by tag, and the offset of the

@@ -11,10 +11,24 @@ import DecantCore
 extension TIFFPage {
     /// The page's RGBA8 pixels, `width * height * 4` bytes.
     func decode() throws(SerializationError) -> [UInt8] {
+        try checkWork()
+        if compression == 7 {
+            var pixels = [UInt8](repeating: 255, count: width * height * 4)
+            try decodeJPEG(into: &pixels)
+            return pixels
+        }
+        let (raw, planeRowBytes) = try decodeSamples()
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        convert(raw, planeRowBytes: planeRowBytes, into: &pixels)
+        return pixels
+    }
+
+    /// Throws `limitExceeded` when the page's strips or tiles hold more pixels than the body may decode to: the
+    /// work of decoding every chunk is bounded like the pixels it produces.
+    func checkWork() throws(SerializationError) {
         let limits = decoder.options.limits
         let planes = isPlanar ? samplesPerPixel : 1
         let chunksPerPlane = chunksAcross * chunksDown
-        // The work of decoding every chunk is bounded like the pixels it produces.
         let (chunkArea, overflow1) = chunkWidth.multipliedReportingOverflow(by: chunkHeight)
         let (allChunks, overflow2) = chunkArea.multipliedReportingOverflow(by: chunksPerPlane * planes)
         guard !overflow1, !overflow2 else {
@@ -24,18 +38,23 @@ extension TIFFPage {
         try limits.checkProduced(
             allChunks, "\(chunksPerPlane * planes) strips or tiles of \(chunkWidth)×\(chunkHeight)", format: .tiff,
             bodySize: decoder.bytes.count)
-        var pixels = [UInt8](repeating: 255, count: width * height * 4)
-        if compression == 7 {
-            try decodeJPEG(into: &pixels)
-            return pixels
-        }
+    }
+
+    /// The page's samples as stored, decompressed and with the predictor undone: for each plane (one, or one per
+    /// sample when planar), `height` rows of `planeRowBytes` bytes, in the file's byte order (TIFF 6.0 §2 "Image
+    /// data", §19 "PlanarConfiguration").
+    func decodeSamples() throws(SerializationError) -> (raw: [UInt8], planeRowBytes: Int) {
+        try checkWork()
+        let limits = decoder.options.limits
+        let planes = isPlanar ? samplesPerPixel : 1
+        let chunksPerPlane = chunksAcross * chunksDown
         let planeSamples = isPlanar ? 1 : samplesPerPixel
         let bitsPerPixel = bitsPerSample * planeSamples
         let planeRowBytes = (width * bitsPerPixel + 7) / 8
         let chunkRowBytes = (chunkWidth * bitsPerPixel + 7) / 8
         let (planeBytes, overflow3) = planeRowBytes.multipliedReportingOverflow(by: height * planes)
         let (chunkBytes, overflow4) = chunkRowBytes.multipliedReportingOverflow(by: chunkHeight)
-        guard !overflow3, !overflow4, planeBytes + chunkBytes + pixels.count <= limits.maxTotalBytes else {
+        guard !overflow3, !overflow4, planeBytes + chunkBytes + width * height * 4 <= limits.maxTotalBytes else {
             throw SerializationError(
                 code: .limitExceeded,
                 message: "Decoding the \(width)×\(height) TIFF image would take more than the limit of "
@@ -71,8 +90,7 @@ extension TIFFPage {
                 }
             }
         }
-        convert(raw, planeRowBytes: planeRowBytes, into: &pixels)
-        return pixels
+        return (raw, planeRowBytes)
     }
 
     /// Copies the first `rows` rows of a decoded chunk into the plane at `start`, columns `left..<left + columns`.

@@ -20,6 +20,9 @@ extension TIFFPage {
         var options = decoder.options
         options.inflate = true
         options.premultipliedAlpha = false
+        // A strip's or tile's stream may not declare a frame larger than the chunk: the work stays bounded by the
+        // chunks' area, which the caller checked.
+        options.limits.maxPixels = max(1, chunkWidth * chunkHeight)
         let space: JPEGDecoder.ColorSpace = photometric == 6 ? .yCbCr : .rgb
         for down in 0..<chunksDown {
             for across in 0..<chunksAcross {
