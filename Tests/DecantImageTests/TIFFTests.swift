@@ -175,7 +175,6 @@ import Testing
         "tests/libtiffpic/g3test.tif": ccitt,
         "tests/images/int16_zstd.tif": "Zstandard compression (50000) is not decoded: unsupportedFeature",
         "tests/libtiffpic/smallliz.tif": oldJPEG, "tests/libtiffpic/zackthecat.tif": oldJPEG,
-        "tests/libtiffpic/ycbcr-cat.tif": "uncompressed YCbCr (with subsampling) is not decoded: unsupportedFeature",
         "tests/images/hpredict-1c-12b.tiff":
             "the horizontal predictor on 12-bit samples is not decoded (libtiff's predictor takes 8, 16, 32 and 64 "
             + "bits only; Pillow's output here is the raw differences): unsupportedFeature",

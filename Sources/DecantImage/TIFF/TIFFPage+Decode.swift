@@ -17,6 +17,11 @@ extension TIFFPage {
             try decodeJPEG(into: &pixels)
             return pixels
         }
+        if photometric == 6 {
+            var pixels = [UInt8](repeating: 255, count: width * height * 4)
+            try decodeYCbCr(into: &pixels)
+            return pixels
+        }
         let (raw, planeRowBytes) = try decodeSamples()
         var pixels = [UInt8](repeating: 255, count: width * height * 4)
         convert(raw, planeRowBytes: planeRowBytes, into: &pixels)

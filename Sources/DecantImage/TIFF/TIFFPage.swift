@@ -37,6 +37,12 @@ struct TIFFPage {
     let colorMap: [Int]
     /// The JPEGTables (347) of a JPEG-compressed image: the quantization and Huffman tables each chunk uses.
     let jpegTables: [UInt8]?
+    /// YCbCrSubSampling (530) of an uncompressed or losslessly compressed YCbCr image: 1, 2 or 4 each way.
+    var subsampling = (horizontal: 1, vertical: 1)
+    /// YCbCrCoefficients (529): the red, green and blue luma weights.
+    var lumaWeights: [Double] = [0.299, 0.587, 0.114]
+    /// ReferenceBlackWhite (532): the black and white codes of Y, Cb and Cr.
+    var referenceBlackWhite: [Double] = [0, 255, 128, 255, 128, 255]
     /// What the directory says about the image.
     var metadata = Image.Metadata()
 
@@ -180,7 +186,10 @@ struct TIFFPage {
                         + "planar samples")
             }
         } else if photometric == 6 {
-            throw TIFFDecoder.unsupported("uncompressed or losslessly compressed YCbCr samples")
+            guard bitsPerSample == 8, sampleFormat == 1, !isPlanar, predictor == 1 else {
+                throw TIFFDecoder.unsupported(
+                    "YCbCr samples of \(bitsPerSample) bits, planar or with a predictor (8-bit chunky only)")
+            }
         }
         guard [1, 2, 3].contains(predictor) else { throw TIFFDecoder.unsupported("predictor \(predictor)") }
         if predictor == 2 && ![8, 16, 32].contains(bitsPerSample) {
@@ -188,6 +197,35 @@ struct TIFFPage {
         }
         if predictor == 3 && sampleFormat != 3 {
             throw TIFFDecoder.unsupported("the floating-point predictor with integer samples")
+        }
+        if photometric == 6 && compression != 7 {
+            let factors = try values(530) ?? [2, 2]
+            guard factors.count == 2, [1, 2, 4].contains(factors[0]), [1, 2, 4].contains(factors[1]),
+                factors[1] <= factors[0]
+            else {
+                throw TIFFDecoder.invalid(0, "YCbCrSubSampling is \(factors), not 1, 2 or 4 each way (TIFF 6.0 §21)")
+            }
+            subsampling = (factors[0], factors[1])
+            if isTiled && (chunkWidth % factors[0] != 0 || chunkHeight % factors[1] != 0) {
+                throw TIFFDecoder.invalid(0, "the tiles are not a whole number of YCbCr subsampling blocks")
+            }
+            if let entry = entries[529], entry.count == 3, entry.type == 5 {
+                lumaWeights = (0..<3).compactMap { index in
+                    decoder.number(
+                        TIFFDecoder.Entry(
+                            type: 5, count: 1, offset: entry.offset + 8 * index, entryOffset: entry.entryOffset))
+                }
+            }
+            if let entry = entries[532], entry.count == 6, entry.type == 5 {
+                referenceBlackWhite = (0..<6).compactMap { index in
+                    decoder.number(
+                        TIFFDecoder.Entry(
+                            type: 5, count: 1, offset: entry.offset + 8 * index, entryOffset: entry.entryOffset))
+                }
+            }
+            guard lumaWeights.count == 3, lumaWeights[1] != 0, referenceBlackWhite.count == 6 else {
+                throw TIFFDecoder.invalid(0, "YCbCrCoefficients or ReferenceBlackWhite cannot be read")
+            }
         }
         readMetadata(entries)
     }
