@@ -53,8 +53,8 @@ extension TIFFPage {
     }
 }
 
-/// YCbCr to RGB (TIFF 6.0 §21: `R = Cr × (2 − 2 × LumaRed) + Y`, `B = Cb × (2 − 2 × LumaBlue) + Y`,
-/// `G = (Y − LumaBlue × B − LumaRed × R) / LumaGreen`), each code first scaled by ReferenceBlackWhite, in the 16-bit
+/// YCbCr to RGB (TIFF 6.0 §21: `R = Cr * (2 - 2 * LumaRed) + Y`, `B = Cb * (2 - 2 * LumaBlue) + Y`,
+/// `G = (Y - LumaBlue * B - LumaRed * R) / LumaGreen`), each code first scaled by ReferenceBlackWhite, in the 16-bit
 /// fixed point libtiff uses, so that the pixels equal those of libtiff's RGBA interface.
 struct YCbCrTable {
     /// Y code to scaled luma.
