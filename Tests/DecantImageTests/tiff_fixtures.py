@@ -221,6 +221,15 @@ def main():
     # Pillow rotates by the Orientation field when loading; Decant reports it, so the reference is the picture.
     picture(31, 9, 4, "L").convert("RGBA").save(os.path.join(HERE, "gray8_metadata.png"), optimize=True)
 
+    # YCbCr in 2×2 blocks (four Y, then Cb and Cr), Deflate, partial blocks at the right and bottom edges; Pillow
+    # reads it through libtiff's RGBA interface.
+    rng = np.random.default_rng(19)
+    blocks = bytearray()
+    for _ in range(9 * 17):
+        blocks += bytes(rng.integers(16, 236, 4, dtype=np.uint8)) + bytes(rng.integers(16, 240, 2, dtype=np.uint8))
+    write_tiff("ycbcr_2x2_deflate", 33, 17, 3, 8, 6, [zlib.compress(bytes(blocks))], compression=8,
+               tags={530: (3, [2, 2])})
+
     # Corpus files whose Pillow RGBA is not Decant's documented mapping: the CRC-32 of Pillow's samples so mapped.
     mapped = {}
     for directory, _, files in os.walk(os.path.join(CORPUS, "tests")):
