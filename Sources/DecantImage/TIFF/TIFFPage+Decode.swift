@@ -59,7 +59,10 @@ extension TIFFPage {
         let chunkRowBytes = (chunkWidth * bitsPerPixel + 7) / 8
         let (planeBytes, overflow3) = planeRowBytes.multipliedReportingOverflow(by: height * planes)
         let (chunkBytes, overflow4) = chunkRowBytes.multipliedReportingOverflow(by: chunkHeight)
-        guard !overflow3, !overflow4, planeBytes + chunkBytes + width * height * 4 <= limits.maxTotalBytes else {
+        // The planes, one chunk, the pixels, and the row of samples the conversion keeps (8 bytes per sample).
+        let rowBuffer = width * samplesPerPixel * 8
+        guard !overflow3, !overflow4, planeBytes + chunkBytes + width * height * 4 + rowBuffer <= limits.maxTotalBytes
+        else {
             throw SerializationError(
                 code: .limitExceeded,
                 message: "Decoding the \(width)×\(height) TIFF image would take more than the limit of "
