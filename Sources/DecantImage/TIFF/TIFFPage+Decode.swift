@@ -22,8 +22,30 @@ extension TIFFPage {
             try decodeYCbCr(into: &pixels)
             return pixels
         }
+        let count = width * height
+        if bitsPerSample == 8 && samplesPerPixel == 3 && photometric == 2 && sampleFormat == 1 && !isPlanar {
+            // Chunky RGB8: the samples are decoded into the last three quarters of the pixel buffer and spread
+            // forward to RGBA in place (pixel i is written at 4i, read from count + 3i, never ahead of the reads).
+            var pixels = [UInt8](repeating: 255, count: count * 4)
+            _ = try decodeSamples(into: &pixels, at: count)
+            pixels.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress, buffer.count == count * 4 else { return }
+                var index = 0
+                while index < count {
+                    let source = base + count + 3 * index
+                    let red = source[0], green = source[1], blue = source[2]
+                    let target = base + 4 * index
+                    target[0] = red
+                    target[1] = green
+                    target[2] = blue
+                    target[3] = 255
+                    index += 1
+                }
+            }
+            return pixels
+        }
         let (raw, planeRowBytes) = try decodeSamples()
-        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        var pixels = [UInt8](repeating: 255, count: count * 4)
         convert(raw, planeRowBytes: planeRowBytes, into: &pixels)
         return pixels
     }
@@ -49,6 +71,24 @@ extension TIFFPage {
     /// sample when planar), `height` rows of `planeRowBytes` bytes, in the file's byte order (TIFF 6.0 §2 "Image
     /// data", §19 "PlanarConfiguration").
     func decodeSamples() throws(SerializationError) -> (raw: [UInt8], planeRowBytes: Int) {
+        let planeSamples = isPlanar ? 1 : samplesPerPixel
+        let planeRowBytes = (width * bitsPerSample * planeSamples + 7) / 8
+        let (planeBytes, overflow) = planeRowBytes.multipliedReportingOverflow(
+            by: height * (isPlanar ? samplesPerPixel : 1))
+        guard !overflow, planeBytes <= decoder.options.limits.maxTotalBytes else {
+            throw SerializationError(
+                code: .limitExceeded,
+                message: "Decoding the \(width)×\(height) TIFF image would take more than the limit of "
+                    + "\(decoder.options.limits.maxTotalBytes) bytes; raise maxTotalBytes if the image is trusted.")
+        }
+        var raw = [UInt8](repeating: 0, count: planeBytes)
+        _ = try decodeSamples(into: &raw, at: 0)
+        return (raw, planeRowBytes)
+    }
+
+    /// Decodes the samples as ``decodeSamples()`` does into `raw` from `origin`, which the caller sized to hold them;
+    /// returns the bytes per row of a plane.
+    func decodeSamples(into raw: inout [UInt8], at origin: Int) throws(SerializationError) -> Int {
         try checkWork()
         let limits = decoder.options.limits
         let planes = isPlanar ? samplesPerPixel : 1
@@ -69,8 +109,11 @@ extension TIFFPage {
                     + "\(limits.maxTotalBytes) bytes (its samples and pixels); raise maxTotalBytes if the image is "
                     + "trusted.")
         }
-        var raw = [UInt8](repeating: 0, count: planeBytes)
-        var chunk = [UInt8](repeating: 0, count: chunkBytes)
+        guard origin >= 0, origin <= raw.count - planeBytes else {
+            throw SerializationError(code: .limitExceeded, message: "The TIFF image's samples do not fit their buffer.")
+        }
+        // Strips are decoded in place; only tiles need a buffer of their own.
+        var chunk = [UInt8](repeating: 0, count: isTiled ? chunkBytes : 0)
         var lzw = compression == 5 ? LZWDecoder() : nil
         for plane in 0..<planes {
             for down in 0..<chunksDown {
@@ -81,7 +124,7 @@ extension TIFFPage {
                     let needed = chunkRowBytes * rows
                     if !isTiled {
                         // A strip's rows are whole rows of the plane: decoded in place.
-                        let base = plane * planeRowBytes * height + top * planeRowBytes
+                        let base = origin + plane * planeRowBytes * height + top * planeRowBytes
                         try decompress(index, into: &raw, at: base, count: needed, lzw: &lzw)
                         try undoPredictor(&raw, at: base, rows: rows, rowBytes: chunkRowBytes, samples: planeSamples)
                         continue
@@ -93,12 +136,12 @@ extension TIFFPage {
                     let visibleRows = min(rows, height - top)
                     place(
                         chunk, rows: visibleRows, rowBytes: chunkRowBytes, into: &raw,
-                        at: plane * planeRowBytes * height + top * planeRowBytes, planeRowBytes: planeRowBytes,
+                        at: origin + plane * planeRowBytes * height + top * planeRowBytes, planeRowBytes: planeRowBytes,
                         left: left, columns: columns, bitsPerPixel: bitsPerPixel)
                 }
             }
         }
-        return (raw, planeRowBytes)
+        return planeRowBytes
     }
 
     /// Copies the first `rows` rows of a decoded chunk into the plane at `start`, columns `left..<left + columns`.
