@@ -327,4 +327,17 @@ import Testing
         #expect(failed.isEmpty)
         #expect(passed > 0)
     }
+
+    /// The planar 16-bit exceptions hold: Decant's decoding of each planar file equals Pillow's of the chunky file of
+    /// the same picture.
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
+    func planar16FilesEqualPillowsChunkyDecoding() throws {
+        let references = try ImageCorpusTests.pillowReferences(in: Self.imageTIFF)
+        for kind in ["rgb", "separated"] {
+            let planar = "tests/libtiffpic/depth/flower-\(kind)-planar-16.tif"
+            let chunky = try #require(references["tests/libtiffpic/depth/flower-\(kind)-contig-16.tif"])
+            let data = try Data(contentsOf: try #require(Corpora.url(Self.imageTIFF + "/" + planar)))
+            #expect(Checksum.crc32(try TIFFTests.decode(data).pixels) == chunky.crc, "\(planar)")
+        }
+    }
 }
