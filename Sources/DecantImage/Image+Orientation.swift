@@ -7,8 +7,9 @@ extension Image {
     /// 180°, 4 mirrored top to bottom, 5 transposed (mirrored along the main diagonal), 6 rotated 90° clockwise, 7
     /// transversed (mirrored along the other diagonal), 8 rotated 90° anticlockwise: the same transforms as Pillow's
     /// `ImageOps.exif_transpose`. An image without an orientation, or with a value outside 1...8, is returned as it
-    /// is. Animation frames, their rectangles and ``samples16`` are transformed too; an image whose pixels were not
-    /// decoded gets its size swapped now and its pixels oriented when ``decoded()`` decodes them.
+    /// is. Animation frames, their rectangles, TIFF pages (each at its own size) and ``samples16`` are transformed
+    /// too; an image whose pixels were not decoded gets its size swapped now and its pixels oriented when
+    /// ``decoded()`` decodes them.
     ///
     /// ```swift
     /// let upright = try registry.serialize(response, as: Image.self).oriented()
@@ -39,8 +40,17 @@ extension Image {
         if let samples16, width * height > 0, samples16.count % (width * height) == 0 {
             result.samples16 = Self.orient(samples16, width: width, height: height, orientation: orientation)
         }
-        result.frames = frames.map { frame in
+        result.frames = frames.indices.map { index in
+            let frame = frames[index]
             var oriented = frame
+            guard frame.pixels.count == width * height * 4 else {
+                // A page of its own size (TIFF): transformed on its own.
+                let size = pixelSize(ofFrame: index)
+                oriented.pixels = Self.orient(
+                    frame.pixels, width: size.width, height: size.height, orientation: orientation)
+                if swaps { (oriented.width, oriented.height) = (frame.height, frame.width) }
+                return oriented
+            }
             oriented.pixels = Self.orient(frame.pixels, width: width, height: height, orientation: orientation)
             let corner = Self.sourcePoint(
                 destinationX: 0, destinationY: 0, width: frame.width, height: frame.height, orientation: orientation)

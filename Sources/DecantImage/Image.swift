@@ -29,7 +29,7 @@ public struct Image: Sendable {
         case ico
         /// Windows cursors (the ICO format with hot spots).
         case cur
-        /// TIFF 6.0.
+        /// TIFF 6.0 and BigTIFF.
         case tiff
 
         /// The format's name.
@@ -38,7 +38,7 @@ public struct Image: Sendable {
         /// The format named by the signature at the start of `bytes`, or `nil` when none matches.
         ///
         /// PNG (§5.2 signature), GIF (`GIF87a`/`GIF89a`), JPEG (`FF D8 FF`), BMP (`BM`), ICO and CUR (reserved 0,
-        /// type 1 or 2), TIFF (`II*\0` and `MM\0*`).
+        /// type 1 or 2), TIFF (`II*\0` and `MM\0*`) and BigTIFF (`II+\0` and `MM\0+`).
         public static func detect(_ bytes: some Collection<UInt8>) -> Format? {
             let head = Array(bytes.prefix(8))
             func starts(_ prefix: [UInt8]) -> Bool {
@@ -49,6 +49,7 @@ public struct Image: Sendable {
             if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
             if starts([0x42, 0x4D]) { return .bmp }
             if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+            if starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
             if starts([0, 0, 1, 0]) && head.count >= 6 { return .ico }
             if starts([0, 0, 2, 0]) && head.count >= 6 { return .cur }
             return nil
@@ -85,7 +86,12 @@ public struct Image: Sendable {
     public var samples16: [UInt16]?
     /// The number of frames in the file (1 for a still image), known even when pixels are not decoded.
     public var frameCount: Int
-    /// The animation frames, each with its full-size canvas, for animated formats (GIF, APNG); empty for still images.
+    /// The animation frames, each with its full-size canvas, for animated formats (GIF, APNG), or the pages of a
+    /// multi-page TIFF; empty for still images.
+    ///
+    /// A TIFF page is not drawn on a canvas: each frame holds its page at the page's own size (``Frame/width`` by
+    /// ``Frame/height``, at (0, 0), `width * height * 4` bytes of ``Frame/pixels``), with a delay of 0 and disposal
+    /// ``Frame/Disposal/none``; the first frame is the image itself.
     ///
     /// A decoded APNG's frames are composited while decoding and each holds its canvas (``ImageLimits`` count them).
     /// A decoded GIF keeps its frames as stored: the palette indices of each frame's rectangle (one byte per pixel of

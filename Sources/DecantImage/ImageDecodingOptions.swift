@@ -189,11 +189,7 @@ enum ImageDecoder {
         case .jpeg:
             image = try JPEGDecoder.decode(data, options: options, reusing: &storage)
         case .tiff:
-            throw SerializationError(
-                code: .unsupportedFeature,
-                message: "The body is a \(format) image, which DecantImage does not yet support decoding (PNG, "
-                    + "JPEG, GIF, BMP and ICO/CUR are supported). Convert the image to PNG, or install a serializer for "
-                    + "\(format) ahead of 'image'.")
+            image = try TIFFDecoder.decode(data, options: options)
         }
         if options.premultipliedAlpha && image.isDecoded { image.premultiply() }
         if options.appliesOrientation { image = image.oriented() }

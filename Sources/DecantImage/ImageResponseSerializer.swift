@@ -4,8 +4,9 @@ public import DecantCore
 ///
 /// The format is detected from the body's signature, never from the `Content-Type`, so a PNG served as
 /// `image/jpeg` still decodes. PNG (W3C PNG Specification, Third Edition), JPEG (ITU-T T.81: baseline, extended
-/// sequential and progressive Huffman-coded 8-bit), GIF (87a/89a, with every frame composited), BMP and ICO/CUR are
-/// decoded; TIFF, and JPEG's lossless, hierarchical, arithmetic-coded and 12-bit modes, are recognised and reported as
+/// sequential and progressive Huffman-coded 8-bit), GIF (87a/89a, with every frame composited), BMP, ICO/CUR and TIFF
+/// (6.0 and BigTIFF, every page) are decoded; JPEG's lossless, hierarchical, arithmetic-coded and 12-bit modes, and
+/// TIFF's fax and other rare compressions, are recognised and reported as
 /// `SerializationError.Code.unsupportedFeature`, never as a wrong image. Its id is `image`.
 ///
 /// ```swift

@@ -36,7 +36,7 @@ public struct ImageSerializerFactory: SerializerFactory {
 
     /// What the serializer does.
     public var summary: String {
-        "Decodes PNG, JPEG, GIF, BMP and ICO/CUR bodies to RGBA8 pixels (TIFF is reported as not yet supported)."
+        "Decodes PNG, JPEG, GIF, BMP, ICO/CUR and TIFF bodies to RGBA8 pixels."
     }
 
     /// ``ImageResponseSerializer/defaultMediaRanges``.

@@ -183,6 +183,34 @@ import Testing
         #expect(lines.allSatisfy { Self.cells($0).count == 4 })
     }
 
+    /// A TIFF page has its own size: `--frame 1` of a three-page file whose second page is 12×14 writes that page
+    /// (equal to Pillow's decoding of it) and draws it 12 columns wide.
+    @Test func aTIFFPageIsWrittenAndDrawnAtItsOwnSize() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../DecantImageTests/Fixtures/tiff").standardized
+        let tiff = fixtures.appendingPathComponent("multipage_lzw.tiff").path
+        let png = Self.temporaryPath(".png")
+        let rgba = Self.temporaryPath(".rgba")
+        defer { for path in [png, rgba] { try? FileManager.default.removeItem(atPath: path) } }
+        let outcome = DecantTool().capture([
+            "decode", "--preview", "--content-type", "image/tiff", "--frame", "1", "--png", png, "--rgba", rgba, tiff,
+        ])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let reference = try ImageResponseSerializer().serialize(
+            Response(
+                status: 200, headers: ["Content-Type": "image/png"],
+                body: Data(contentsOf: fixtures.appendingPathComponent("multipage_lzw_page1.png"))))
+        #expect(reference.width == 12 && reference.height == 14)
+        #expect(Array(try Data(contentsOf: URL(fileURLWithPath: rgba))) == reference.pixels)
+        let written = try ImageResponseSerializer().serialize(
+            Response(
+                status: 200, headers: ["Content-Type": "image/png"], body: Data(contentsOf: URL(fileURLWithPath: png))))
+        #expect(written.width == 12 && written.height == 14 && written.pixels == reference.pixels)
+        let lines = Self.drawing(outcome.standardOutput)
+        #expect(lines.count == 7)
+        #expect(lines.allSatisfy { Self.cells($0).count == 12 })
+    }
+
     @Test func aFrameThatDoesNotExistIsAnError() throws {
         let gif = Self.temporaryPath(".gif")
         let rgba = Self.temporaryPath(".rgba")

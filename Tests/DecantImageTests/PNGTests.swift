@@ -137,15 +137,18 @@ enum PNGBuilder {
     @Test(arguments: [
         ("II*\u{0}", Image.Format.tiff),
         ("MM\u{0}*", .tiff),
+        ("II+\u{0}", .tiff),
+        ("MM\u{0}+", .tiff),
     ])
-    func otherFormatsAreNotYetSupported(signature: String, format: Image.Format) throws {
+    func tiffSignaturesGoToTheTIFFDecoder(signature: String, format: Image.Format) throws {
         let bytes = signature.unicodeScalars.map { UInt8($0.value) } + [UInt8](repeating: 0, count: 32)
         #expect(Image.Format.detect(bytes) == format)
         let error = try #require(throws: SerializationError.self) {
             try ImageResponseSerializer().serialize(Self.response(bytes))
         }
-        #expect(error.code == .unsupportedFeature)
-        #expect(error.message.contains("not yet support"))
+        // Zeros after the signature: no image file directory (classic) or no 8-byte offsets (BigTIFF).
+        #expect(error.code == .invalidBody)
+        #expect(error.message.contains("TIFF"))
     }
 
     @Test func unknownBytesAreInvalid() throws {

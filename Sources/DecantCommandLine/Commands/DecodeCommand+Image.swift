@@ -77,10 +77,14 @@ extension DecodeCommand {
         return nil
     }
 
-    /// The straight-alpha RGBA8 pixels of frame `frame` (the image itself when `nil`), decoded if they were not.
-    static func framePixels(_ image: Image, frame: Int?) throws(SerializationError) -> (rgba: [UInt8], image: Image) {
+    /// The straight-alpha RGBA8 pixels of frame `frame` (the image itself when `nil`), decoded if they were not, with
+    /// their size (a TIFF page's own).
+    static func framePixels(
+        _ image: Image, frame: Int?
+    ) throws(SerializationError) -> (rgba: [UInt8], width: Int, height: Int) {
         let image = try image.decoded()
         var pixels = image.pixels
+        var size = (width: image.width, height: image.height)
         if let frame {
             let count = max(1, image.frames.count)
             guard frame < count else {
@@ -89,7 +93,10 @@ extension DecodeCommand {
                     message: "--frame \(frame): the image has \(count) frame\(count == 1 ? "" : "s") "
                         + "(numbered from 0 to \(count - 1))")
             }
-            if !image.frames.isEmpty { pixels = image.frames[frame].pixels }
+            if !image.frames.isEmpty {
+                pixels = image.frames[frame].pixels
+                size = image.pixelSize(ofFrame: frame)
+            }
         }
         if image.isPremultiplied {
             var index = 0
@@ -104,7 +111,7 @@ extension DecodeCommand {
                 index += 4
             }
         }
-        return (pixels, image)
+        return (pixels, size.width, size.height)
     }
 
     /// Writes `data` to the file at `path`, replacing it.
@@ -120,7 +127,7 @@ extension DecodeCommand {
     /// The summary and the drawing printed after the usual text on a terminal: the image upright, as a viewer shows
     /// it (its EXIF orientation applied).
     static func printPreview(_ image: Image, frame: Int?) {
-        let decoded: (rgba: [UInt8], image: Image)
+        let decoded: (rgba: [UInt8], width: Int, height: Int)
         do {
             decoded = try framePixels(image.decoded().oriented(), frame: frame)
         } catch {
@@ -130,7 +137,7 @@ extension DecodeCommand {
         Output.line("image: " + summary(image))
         let size = Output.terminalSize
         let lines = TerminalPreview.render(
-            rgba: decoded.rgba, width: decoded.image.width, height: decoded.image.height, columns: size.columns,
+            rgba: decoded.rgba, width: decoded.width, height: decoded.height, columns: size.columns,
             maxLines: size.rows.map { max(4, $0 - 4) })
         for line in lines { Output.line(line) }
     }

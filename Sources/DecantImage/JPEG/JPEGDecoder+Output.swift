@@ -26,6 +26,7 @@ extension JPEGDecoder {
         case 1:
             return .gray
         case 3:
+            if let embeddedColorSpace { return embeddedColorSpace }
             let ids = components.map(\.id)
             if ids == [1, 2, 3] { return .yCbCr }
             if ids == [0x52, 0x47, 0x42] { return .rgb }  // 'R', 'G', 'B'

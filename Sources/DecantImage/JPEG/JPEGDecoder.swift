@@ -76,6 +76,9 @@ struct JPEGDecoder {
     var adobeTransform: Int?
     /// What the markers say about the image.
     var metadata = Image.Metadata()
+    /// The colour space of a three-component stream embedded in a TIFF (Adobe technote 2), which the TIFF's
+    /// photometric interpretation gives rather than the markers; `nil` for a JPEG file.
+    var embeddedColorSpace: ColorSpace?
 
     /// Decodes a JPEG body.
     ///
@@ -95,6 +98,16 @@ struct JPEGDecoder {
         var decoder = JPEGDecoder(bytes: [UInt8](data), options: options)
         swap(&decoder.pixelStorage, &storage)
         defer { swap(&decoder.pixelStorage, &storage) }
+        return try decoder.run(source: data)
+    }
+
+    /// Decodes a JPEG stream embedded in a TIFF file (Adobe technote 2, TIFF compression 7) whose three components
+    /// are in `colorSpace` (`.rgb` or `.yCbCr`, from the TIFF's photometric interpretation).
+    static func decode(
+        embedded data: Data, colorSpace: ColorSpace, options: ImageDecodingOptions
+    ) throws(SerializationError) -> Image {
+        var decoder = JPEGDecoder(bytes: [UInt8](data), options: options)
+        decoder.embeddedColorSpace = colorSpace
         return try decoder.run(source: data)
     }
 

@@ -7,6 +7,16 @@ public import DecantCore
 #endif
 
 extension Image {
+    /// The size of the pixels of frame `index` of ``frames``: the image's size for an animation frame (whose pixels
+    /// are the full canvas), the page's own size (its ``Frame/width`` and ``Frame/height``) for a TIFF page.
+    ///
+    /// - Precondition: `index` is an index of ``frames``.
+    public func pixelSize(ofFrame index: Int) -> (width: Int, height: Int) {
+        let frame = frames[index]
+        guard format == .tiff else { return (width, height) }
+        return (frame.width, frame.height)
+    }
+
     /// Encodes the image, or one of its frames, as a PNG file any viewer opens.
     ///
     /// The file is 8-bit truecolour (PNG colour type 2) when every pixel is opaque and 8-bit truecolour with alpha
@@ -20,14 +30,16 @@ extension Image {
     /// try image.pngData().write(to: URL(fileURLWithPath: "out.png"))
     /// ```
     ///
-    /// - Parameter frame: The index in ``frames`` of the animation frame to encode (its full canvas); `nil` encodes
-    ///   ``pixels``, the image itself (an animation's first frame).
+    /// - Parameter frame: The index in ``frames`` of the animation frame (its full canvas) or TIFF page (at its own
+    ///   size, ``pixelSize(ofFrame:)``) to encode; `nil` encodes ``pixels``, the image itself (an animation's first
+    ///   frame, a TIFF's first page).
     /// - Returns: The PNG file's bytes.
     /// - Throws: `SerializationError` with code `invalidOption` when `frame` is not an index of ``frames``, or the
     ///   decoding error when the pixels were not decoded yet (``isDecoded`` is `false`) and decoding them fails.
     public func pngData(frame: Int? = nil) throws(SerializationError) -> Data {
         let image = try decoded()
         var pixels = image.pixels
+        var size = (width: image.width, height: image.height)
         if let frame {
             guard image.frames.indices.contains(frame) else {
                 throw SerializationError(
@@ -36,9 +48,10 @@ extension Image {
                         + (image.frames.isEmpty ? " (a still image: encode it without a frame index)." : "."))
             }
             pixels = image.frames[frame].pixels
+            size = image.pixelSize(ofFrame: frame)
         }
         if image.isPremultiplied { PNGEncoder.unpremultiply(&pixels) }
-        return PNGEncoder.encode(width: image.width, height: image.height, rgba: pixels)
+        return PNGEncoder.encode(width: size.width, height: size.height, rgba: pixels)
     }
 }
 

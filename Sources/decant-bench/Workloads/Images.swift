@@ -19,6 +19,10 @@ enum ImageWorkloads {
                 mediaType: "image/jpeg", decoder: "turbojpeg",
                 summary: "progressive3.jpg, a 650×470 progressive 4:4:4 photo"),
             corpusImage(
+                "image.tiff.lzw", path: "images/image-tiff/tests/benches/kodim07-lzw.tif", mediaType: "image/tiff",
+                decoder: "libtiff-rgba",
+                summary: "kodim07-lzw.tif, a 768×512 RGB photo, LZW with the horizontal predictor"),
+            corpusImage(
                 "image.gif", path: "images/image-gif/tests/samples/interlaced.gif", mediaType: "image/gif",
                 decoder: "giflib", summary: "interlaced.gif, 540×330, one frame"),
             corpusImage(
