@@ -51,6 +51,15 @@ enum ImageWorkloads {
                 "image.photo.jpeg.progressive", file: "mosaic2k.q90.prog.jpg", decoder: "turbojpeg",
                 summary: "the mosaic, progressive q90 4:2:0, vs libjpeg-turbo (SIMD)"),
             photo(
+                "image.photo.tiff.lzw", file: "mosaic2k.lzw.tif", decoder: "libtiff-rgba",
+                summary: "the mosaic as an LZW RGB8 TIFF, vs libtiff's TIFFReadRGBAImage"),
+            photo(
+                "image.photo.tiff.lzw.predictor", file: "mosaic2k.lzw.pred2.tif", decoder: "libtiff-rgba",
+                summary: "the mosaic as an LZW TIFF with the horizontal predictor, vs libtiff"),
+            photo(
+                "image.photo.tiff.deflate", file: "mosaic2k.deflate.tif", decoder: "libtiff-rgba",
+                summary: "the mosaic as a Deflate (Adobe) RGB8 TIFF, vs libtiff"),
+            photo(
                 "image.photo.png", file: "mosaic2k.png", decoder: "libpng",
                 summary: "the mosaic as an RGB8 PNG (zlib level 6, adaptive filters), vs libpng"),
             generatedImage(
