@@ -489,8 +489,18 @@ def image_cases():
     ok("bmp-8bit-gray", "An 8-bit grayscale BMP.", "image/x-bmp", encode(canvas("L"), "BMP"), "bmp")
     ok("png-at-2x-url", "An @2x URL does not change pixels or size.", "image/png", encode(canvas("RGB"), "PNG"), "png",
        request={"url": "https://cdn.example.com/icons/logo@2x.png"})
-    cases.append(("tiff-not-yet", http(200, "OK", [("Content-Type", "image/tiff")], encode(canvas("RGB"), "TIFF")),
-                  {"description": "TIFF decoding is not written yet: a clear error.",
+    ok("tiff", "An uncompressed RGB TIFF.", "image/tiff", encode(canvas("RGB"), "TIFF"), "tiff")
+    ok("tiff-lzw", "An LZW RGBA TIFF.", "image/tiff", encode(canvas("RGBA"), "TIFF", compression="tiff_lzw"), "tiff")
+    ok("tiff-deflate-gray", "A Deflate grayscale TIFF.", "image/tiff",
+       encode(canvas("L"), "TIFF", compression="tiff_adobe_deflate"), "tiff")
+    ok("tiff-packbits-palette", "A PackBits palette TIFF.", "image/tiff",
+       encode(canvas("P"), "TIFF", compression="packbits"), "tiff")
+    pages = [canvas("RGB"), canvas("RGB", (12, 9)), canvas("L")]
+    ok("tiff-multipage", "A three-page TIFF: every page counts as a frame, the first is the image.", "image/tiff",
+       encode(pages[0], "TIFF", save_all=True, append_images=pages[1:]), "tiff", frames=3)
+    cases.append(("tiff-ccitt", http(200, "OK", [("Content-Type", "image/tiff")],
+                                     encode(canvas("L").convert("1"), "TIFF", compression="group4")),
+                  {"description": "CCITT Group 4 fax compression is not decoded: a clear error naming it.",
                    "expect": error("unsupportedFeature")}))
     cases.append(("no-content-204", http(204, "No Content", [], b""),
                   {"description": "204: images have no empty value.", "serializer": "image",
