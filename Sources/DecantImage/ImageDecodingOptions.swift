@@ -156,6 +156,21 @@ public struct ImageDecodingOptions: Sendable, Hashable {
 
 /// Dispatches a body to the decoder of the format its signature names.
 enum ImageDecoder {
+    /// Runs `body` on the bytes of `data` (a `Data` or `[UInt8]`) in place and passes its typed error on (the
+    /// closure `withUnsafeBytes` takes cannot throw one).
+    static func withBytes<Value>(
+        of data: some ContiguousBytes, _ body: (UnsafeRawBufferPointer) throws(SerializationError) -> Value
+    ) throws(SerializationError) -> Value {
+        let result: Result<Value, SerializationError> = data.withUnsafeBytes { bytes in
+            do throws(SerializationError) {
+                return .success(try body(bytes))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     /// Decodes `data` into freshly allocated pixels.
     static func decode(_ data: Data, options: ImageDecodingOptions) throws(SerializationError) -> Image {
         var none: [UInt8] = []

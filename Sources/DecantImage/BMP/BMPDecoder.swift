@@ -46,14 +46,9 @@ enum BMPDecoder {
     }
 
     static func decode(_ data: Data, options: ImageDecodingOptions) throws(SerializationError) -> Image {
-        let result: Result<Image, SerializationError> = data.withUnsafeBytes { bytes in
-            do throws(SerializationError) {
-                return .success(try decode(bytes, source: data, options: options))
-            } catch {
-                return .failure(error)
-            }
+        try ImageDecoder.withBytes(of: data) { bytes throws(SerializationError) in
+            try decode(bytes, source: data, options: options)
         }
-        return try result.get()
     }
 
     static func decode(

@@ -24,14 +24,9 @@ enum ICODecoder {
 
     static func decode(_ data: Data, options: ImageDecodingOptions) throws(SerializationError) -> Image {
         // The file is read in place: only the chosen entry is copied, once, for its decoder.
-        let result: Result<Image, SerializationError> = data.withUnsafeBytes { bytes in
-            do throws(SerializationError) {
-                return .success(try decode(bytes, source: data, options: options))
-            } catch {
-                return .failure(error)
-            }
+        try ImageDecoder.withBytes(of: data) { bytes throws(SerializationError) in
+            try decode(bytes, source: data, options: options)
         }
-        return try result.get()
     }
 
     /// Decodes the icon file `bytes` (whose `Data` is `source`, kept for lazy decoding).
@@ -124,25 +119,10 @@ enum ICODecoder {
             initialized = width * height * 4
         }
         if !hasAlpha {
-            let maskStart = xorStart + stride * height
             pixels.withUnsafeMutableBufferPointer { pixels in
-                for row in 0..<height {
-                    let rowStart = maskStart + row * maskStride
-                    let target = (height - 1 - row) * stride
-                    for column in 0..<width {
-                        let at = rowStart + column / 8
-                        let transparent = at < dib.count && dib[at] >> UInt8(7 - column % 8) & 1 == 1
-                        let pixel = target + column * 4
-                        if transparent {
-                            pixels[pixel] = 0
-                            pixels[pixel + 1] = 0
-                            pixels[pixel + 2] = 0
-                            pixels[pixel + 3] = 0
-                        } else {
-                            pixels[pixel + 3] = 255
-                        }
-                    }
-                }
+                applyMask(
+                    dib, from: xorStart + stride * height, stride: maskStride, width: width, height: height,
+                    to: pixels)
             }
         }
         var metadata = Image.Metadata()
@@ -158,6 +138,32 @@ enum ICODecoder {
         let perMeter = (u32(24), u32(28))
         if perMeter.0 > 0 { metadata.pixelsPerMeter = perMeter }
         return Image(width: width, height: height, pixels: pixels, format: .bmp, metadata: metadata)
+    }
+
+    /// Applies an icon's AND mask (1 bit per pixel, rows bottom-up, `stride` bytes each, from `start` in `dib`) to
+    /// top-down RGBA8 `pixels`: masked pixels become transparent black, as Windows draws them over any background, the
+    /// others opaque. Mask bytes past the end of `dib` leave their pixels opaque.
+    static func applyMask(
+        _ dib: UnsafeRawBufferPointer, from start: Int, stride: Int, width: Int, height: Int,
+        to pixels: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        for row in 0..<height {
+            let rowStart = start + row * stride
+            let target = (height - 1 - row) * width * 4
+            for column in 0..<width {
+                let at = rowStart + column / 8
+                let transparent = at < dib.count && dib[at] >> UInt8(7 - column % 8) & 1 == 1
+                let pixel = target + column * 4
+                if transparent {
+                    pixels[pixel] = 0
+                    pixels[pixel + 1] = 0
+                    pixels[pixel + 2] = 0
+                    pixels[pixel + 3] = 0
+                } else {
+                    pixels[pixel + 3] = 255
+                }
+            }
+        }
     }
 
     static func headerSize(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> (Int, Int)? {
@@ -261,15 +267,10 @@ enum ICODecoder {
         file[14 + 11] = UInt8(height >> 24 & 0xFF)
         var decodingOptions = options
         decodingOptions.inflate = true
-        let decoded: Result<Image, SerializationError> = file.withUnsafeBytes { bytes in
-            do throws(SerializationError) {
-                // `source` is only kept for lazy decoding, which is off here.
-                return .success(try BMPDecoder.decode(bytes, source: Data(), options: decodingOptions))
-            } catch {
-                return .failure(error)
-            }
+        // `source` is only kept for lazy decoding, which is off here.
+        var image = try ImageDecoder.withBytes(of: file) { bytes throws(SerializationError) in
+            try BMPDecoder.decode(bytes, source: Data(), options: decodingOptions)
         }
-        var image = try decoded.get()
         let xorStart = infoSize + paletteSize
         var hasAlpha = false
         image.pixels.withUnsafeMutableBufferPointer { pixels in
@@ -286,25 +287,9 @@ enum ICODecoder {
                 }
             }
             guard !hasAlpha else { return }
-            let maskStart = xorStart + xorStride * height
-            for row in 0..<height {
-                let rowStart = maskStart + row * maskStride
-                let target = (height - 1 - row) * width * 4
-                for column in 0..<width {
-                    let at = rowStart + column / 8
-                    let transparent = at < dib.count && dib[at] >> UInt8(7 - column % 8) & 1 == 1
-                    let pixel = target + column * 4
-                    if transparent {
-                        // Masked pixels become transparent black, as Windows draws them over any background.
-                        pixels[pixel] = 0
-                        pixels[pixel + 1] = 0
-                        pixels[pixel + 2] = 0
-                        pixels[pixel + 3] = 0
-                    } else {
-                        pixels[pixel + 3] = 255
-                    }
-                }
-            }
+            applyMask(
+                dib, from: xorStart + xorStride * height, stride: maskStride, width: width, height: height,
+                to: pixels)
         }
         image.metadata.hasTransparency = true
         return image

@@ -58,28 +58,23 @@ enum PNGDecoder {
     }
 
     static func decode(_ data: Data, options: ImageDecodingOptions) throws(SerializationError) -> Image {
-        let result: Result<Image, SerializationError> = data.withUnsafeBytes { raw in
-            do throws(SerializationError) {
-                let parsed = try parse(raw, keepingImageData: options.inflate, limits: options.limits)
-                guard options.inflate else {
-                    var image = Image(
-                        undecoded: parsed.header.width, height: parsed.header.height, format: .png,
-                        metadata: parsed.metadata, source: data, options: options)
-                    // The frame count the chunks declare; see PNGDecoder+Animation.swift for when it is 1.
-                    image.frameCount = parsed.animation.soundFrameCount ?? 1
-                    return .success(image)
-                }
-                var image = try decodePixels(parsed, scale: options.imageScale)
-                if let frames = decodeFrames(parsed, defaultImage: image.pixels) {
-                    image.frames = options.premultipliedAlpha ? frames.map(premultiplied) : frames
-                    image.frameCount = frames.count
-                }
-                return .success(image)
-            } catch {
-                return .failure(error)
+        try ImageDecoder.withBytes(of: data) { raw throws(SerializationError) in
+            let parsed = try parse(raw, keepingImageData: options.inflate, limits: options.limits)
+            guard options.inflate else {
+                var image = Image(
+                    undecoded: parsed.header.width, height: parsed.header.height, format: .png,
+                    metadata: parsed.metadata, source: data, options: options)
+                // The frame count the chunks declare; see PNGDecoder+Animation.swift for when it is 1.
+                image.frameCount = parsed.animation.soundFrameCount ?? 1
+                return image
             }
+            var image = try decodePixels(parsed, scale: options.imageScale)
+            if let frames = decodeFrames(parsed, defaultImage: image.pixels) {
+                image.frames = options.premultipliedAlpha ? frames.map(premultiplied) : frames
+                image.frameCount = frames.count
+            }
+            return image
         }
-        return try result.get()
     }
 
     static func invalid(_ offset: Int, _ message: String) -> SerializationError {
