@@ -110,19 +110,15 @@ extension Image {
     }
 
     /// Where the stored pixel (`sourceX`, `sourceY`) of a `width` by `height` image is shown once oriented: the
-    /// inverse of ``sourcePoint(destinationX:destinationY:width:height:orientation:)``.
+    /// inverse of ``sourcePoint(destinationX:destinationY:width:height:orientation:)``, which is that function for
+    /// the inverse orientation (6 and 8 undo each other, the others undo themselves) on the oriented size.
     static func destinationPoint(
         sourceX x: Int, sourceY y: Int, width: Int, height: Int, orientation: Int
     ) -> (x: Int, y: Int) {
-        switch orientation {
-        case 2: return (width - 1 - x, y)
-        case 3: return (width - 1 - x, height - 1 - y)
-        case 4: return (x, height - 1 - y)
-        case 5: return (y, x)
-        case 6: return (height - 1 - y, x)
-        case 7: return (height - 1 - y, width - 1 - x)
-        case 8: return (y, width - 1 - x)
-        default: return (x, y)
-        }
+        let swaps = orientation >= 5 && orientation <= 8
+        let inverse = orientation == 6 ? 8 : orientation == 8 ? 6 : orientation
+        return sourcePoint(
+            destinationX: x, destinationY: y, width: swaps ? height : width, height: swaps ? width : height,
+            orientation: inverse)
     }
 }

@@ -190,7 +190,7 @@ extension JPEGDecoder {
         defer { rows.deallocate() }
         let sums = UnsafeMutablePointer<Int32>.allocate(capacity: sumCount)
         defer { sums.deallocate() }
-        let planes = samples ?? JPEGSamples(count: offsets.last ?? 0)
+        let planes = samples ?? JPEGSamples(count: offsets.last ?? 0, repeating: 128)
         if samples == nil {
             for index in components.indices {
                 let rowCount = min(components[index].blocksPerColumn, components[index].usedBlocksPerColumn + 1)

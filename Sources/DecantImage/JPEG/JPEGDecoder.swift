@@ -435,7 +435,7 @@ struct JPEGDecoder {
                 width: (width * part.h + maxHorizontal - 1) / maxHorizontal,
                 height: (height * part.v + maxVertical - 1) / maxVertical,
                 blocksPerLine: blocksPerLine, blocksPerColumn: blocksPerColumn,
-                coefficients: JPEGCoefficients(count: 0))
+                coefficients: JPEGCoefficients(count: 0, repeating: 0))
         }
         isProgressive = progressive
         hasFrame = true
@@ -449,9 +449,10 @@ struct JPEGDecoder {
                 // A sequential frame keeps one row of MCUs (each block row transformed once decoded); a progressive
                 // one every coefficient, since later scans refine them.
                 let rows = progressive ? component.blocksPerColumn : component.vertical
-                components[index].coefficients = JPEGCoefficients(count: component.blocksPerLine * rows * 64)
+                components[index].coefficients = JPEGCoefficients(
+                    count: component.blocksPerLine * rows * 64, repeating: 0)
             }
-            if !progressive { self.samples = JPEGSamples(count: planeOffsets.last!) }
+            if !progressive { self.samples = JPEGSamples(count: planeOffsets.last!, repeating: 128) }
         }
     }
 }
