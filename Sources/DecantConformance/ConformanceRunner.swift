@@ -120,7 +120,7 @@ public struct ConformanceRunner: Sendable {
             ChoiceReportingSerializer(compound), statusValidation: statusValidation, emptyBodyPolicy: emptyBodyPolicy)
         chain.mediaTypeValidation = nil
         do {
-            let result = try chain.run(response)
+            let result = try chain.serialize(response)
             return .value(serializer: result.serializerID, value: result.value)
         } catch {
             return .error(error)

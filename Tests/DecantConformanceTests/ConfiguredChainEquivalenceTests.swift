@@ -60,7 +60,7 @@ import Testing
             let url = fixture.expectation["request"]?["url"]?.stringValue.flatMap(URL.init(string:))
             guard let response = try? Response(raw: fixture.raw, url: url) else { continue }
             let file = Self.outcome { try fromFile.serializeReportingChoice(response) }
-            let code = Self.outcome { try inCode.run(aliasing.process(response)) }
+            let code = Self.outcome { try inCode.serialize(aliasing.process(response)) }
             #expect(file == code, "\(fixture)")
             compared += 1
         }

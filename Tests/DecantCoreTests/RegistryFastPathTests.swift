@@ -197,7 +197,7 @@ import Testing
                 acceptable: statusCodes, errorBodyDecoding: .serializer(compound.eraseOutput())),
             emptyBodyPolicy: emptyBodyPolicy)
         chain.mediaTypeValidation = nil
-        let result = try chain.run(response)
+        let result = try chain.serialize(response)
         return SerializedValue(
             value: result.value, serializerID: result.serializerID, mediaType: resolution.mediaType,
             resolution: resolution)

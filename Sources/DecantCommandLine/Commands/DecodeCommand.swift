@@ -156,7 +156,7 @@ enum DecodeCommand: Command {
                 let serializer = try registry.serializer(id: serializerID)
                 var chain = ResponseChain(serializer)
                 chain.mediaTypeValidation = nil
-                let value = try chain.run(response)
+                let value = try chain.serialize(response)
                 result = SerializedValue(
                     value: value, serializerID: serializerID, mediaType: resolution.mediaType, resolution: resolution)
             } else {

@@ -66,7 +66,7 @@ public struct ConfiguredChain: ResponseSerializer {
         } catch {
             throw SerializationError(wrapping: error, response: response)
         }
-        return try chain.run(aliased)
+        return try chain.serialize(aliased)
     }
 }
 

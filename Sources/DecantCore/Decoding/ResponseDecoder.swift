@@ -124,7 +124,7 @@ extension SerializerRegistry {
                     + "\(accepted.isEmpty ? "nothing (install one, such as .json)" : accepted).",
                 mediaType: resolution.mediaType, response: response)
         }
-        return try chain.run(response)
+        return try chain.serialize(response)
     }
 }
 

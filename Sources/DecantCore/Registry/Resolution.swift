@@ -38,18 +38,15 @@ public struct Resolution: Sendable, CustomStringConvertible {
     /// The ranges of the entries whose default serializer builds, compiled, most specific first, then in installation
     /// order.
     let table: [CompiledRange]
-    /// ``mediaType``'s packed key when the caller had it (the response's `Content-Type` carries one).
-    private let key: MediaTypeKey?
 
     init(
         mediaType: MediaType?, source: SniffingPolicy.Source, entries: [SerializerRegistry.Entry],
-        table: [CompiledRange], key: MediaTypeKey?
+        table: [CompiledRange]
     ) {
         self.mediaType = mediaType
         self.source = source
         self.entries = entries
         self.table = table
-        self.key = key
     }
 
     /// The media type's structured syntax suffix.
@@ -116,7 +113,7 @@ public struct Resolution: Sendable, CustomStringConvertible {
     /// The position in ``entries`` of the chosen serializer, found without building the candidate list.
     var chosenEntryIndex: Int? {
         guard let mediaType else { return nil }
-        guard let key = key ?? MediaTypeKey(mediaType) else { return chosenEntryIndexMatchingStrings(mediaType) }
+        guard let key = MediaTypeKey(mediaType) else { return chosenEntryIndexMatchingStrings(mediaType) }
         return Self.chosenEntryIndex(in: table, entries: entries, key: key) { mediaType }
     }
 

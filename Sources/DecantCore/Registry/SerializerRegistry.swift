@@ -37,6 +37,20 @@ public struct SerializerRegistry: Sendable {
         let defaultSerializer: AnyResponseSerializer<any Sendable>?
         /// Why the default serializer could not be built, when it could not.
         let buildError: SerializationError?
+        /// The default serializer behind the registry's default stages, built once at installation.
+        let route: Route?
+    }
+
+    /// An entry's default serializer behind the registry's default stages, built once at installation and shared by
+    /// every copy of the registry. Resolution has already matched the media type, so the chain does not check it.
+    final class Route: Sendable {
+        let chain: ResponseChain<AnyResponseSerializer<any Sendable>>
+
+        init(_ serializer: AnyResponseSerializer<any Sendable>) {
+            var chain = ResponseChain(serializer)
+            chain.mediaTypeValidation = nil
+            self.chain = chain
+        }
     }
 
     /// Two installed factories that claim the same thing, or a factory that disagrees with its own serializer.
@@ -95,9 +109,9 @@ public struct SerializerRegistry: Sendable {
     public private(set) var moduleNames: [String] = []
     /// Whether every entry's default serializer accepts exactly the ranges its factory claims, so that the order of
     /// a resolution's candidates is also the order their compound tries them in (checked once, at installation).
-    private var serializerRangesMatchFactories = true
+    var serializerRangesMatchFactories = true
     /// The ranges of every entry whose default serializer builds, compiled for ``Resolution/chosenEntryIndex``.
-    private var rangeTable: [CompiledRange] = []
+    var rangeTable: [CompiledRange] = []
 
     /// Creates an empty registry.
     public init() {}
@@ -171,7 +185,8 @@ public struct SerializerRegistry: Sendable {
             entries.append(
                 Entry(
                     id: factory.id, moduleName: module.name, mediaRanges: ranges, factory: factory,
-                    order: entries.count, defaultSerializer: serializer, buildError: buildError))
+                    order: entries.count, defaultSerializer: serializer, buildError: buildError,
+                    route: serializer.map(Route.init)))
         }
         conflicts += found
         return found
@@ -230,17 +245,11 @@ public struct SerializerRegistry: Sendable {
     /// Explains which installed serializer handles `response` under `sniffing`.
     public func resolve(_ response: Response, sniffing: SniffingPolicy = .trustHeader) -> Resolution {
         let (mediaType, source) = sniffing.effectiveMediaType(for: response)
-        // The header's media type comes with its packed key, computed once when the field was set.
-        if case .header = source {
-            return Resolution(
-                mediaType: mediaType, source: source, entries: entries, table: rangeTable,
-                key: response.headers.contentTypeKey)
-        }
         return resolve(mediaType: mediaType, source: source)
     }
 
     private func resolve(mediaType: MediaType?, source: SniffingPolicy.Source) -> Resolution {
-        Resolution(mediaType: mediaType, source: source, entries: entries, table: rangeTable, key: nil)
+        Resolution(mediaType: mediaType, source: source, entries: entries, table: rangeTable)
     }
 
     /// The serializer the registry chooses for `mediaType` (default options), or `nil` when none matches.
@@ -262,273 +271,6 @@ public struct SerializerRegistry: Sendable {
     /// A compound of every installed serializer (default options), in installation order.
     public func compoundSerializer(sniffing: SniffingPolicy = .trustHeader) -> CompoundSerializer<any Sendable> {
         CompoundSerializer(entries.compactMap(\.defaultSerializer), sniffing: sniffing, id: "registry")
-    }
-
-    /// Turns `response` into a value with the serializer the registry resolves, behind the default validation
-    /// (body size limit, 2xx, empty-body policy); when the chosen one rejects the body, falls back to the next
-    /// candidates that match as specifically.
-    ///
-    /// - Parameters:
-    ///   - response: The response.
-    ///   - sniffing: When the body may override the header's media type (off by default).
-    ///   - statusCodes: The acceptable statuses; an error body is decoded into the error when a serializer accepts
-    ///     its type.
-    ///   - emptyBodyPolicy: What an empty response becomes.
-    /// - Throws: ``SerializationError``: ``SerializationError/Code/noSerializer`` when nothing accepts the type.
-    public func serialize(
-        _ response: Response,
-        sniffing: SniffingPolicy = .trustHeader,
-        statusCodes: StatusCodes = .success,
-        emptyBodyPolicy: EmptyBodyPolicy = .default
-    ) throws(SerializationError) -> SerializedValue {
-        let resolution = resolve(response, sniffing: sniffing)
-        if let serializer = fastPathSerializer(
-            for: response, resolution: resolution, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
-        {
-            let value: any Sendable
-            do {
-                value = try serializer.serialize(response)
-            } catch {
-                return try serialize(
-                    response, resolution: resolution, sniffing: sniffing, afterFailureOf: serializer, error: error,
-                    producing: nil as Never.Type?)
-            }
-            return SerializedValue(
-                value: value, serializerID: serializer.serializerID, mediaType: resolution.mediaType,
-                resolution: resolution)
-        }
-        return try serializeThroughChain(
-            response, resolution: resolution, producing: nil as Never.Type?, sniffing: sniffing,
-            statusCodes: statusCodes,
-            emptyBodyPolicy: emptyBodyPolicy)
-    }
-
-    /// The candidates' default serializers, best first; for a typed request (`type` set) only those that can produce
-    /// a `T`, those whose output type is unknown checked when they produce a value.
-    func candidateSerializers<T>(
-        _ resolution: Resolution, producing type: T.Type?
-    ) -> [AnyResponseSerializer<any Sendable>] {
-        resolution.candidates.compactMap { candidate -> AnyResponseSerializer<any Sendable>? in
-            guard let serializer = entry(for: candidate.id)?.defaultSerializer else { return nil }
-            return type.map { serializer.restricted(to: $0) } ?? serializer
-        }
-    }
-
-    /// Runs `response` through a chain (body size, status, empty body, content decoding) around a compound of the
-    /// candidates, for everything the fast paths do not handle.
-    func serializeThroughChain<T>(
-        _ response: Response, resolution: Resolution, producing type: T.Type?, sniffing: SniffingPolicy,
-        statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
-    ) throws(SerializationError) -> SerializedValue {
-        let compound: CompoundSerializer<any Sendable>
-        if resolution.candidates.isEmpty {
-            let all = entries.compactMap { entry in
-                entry.defaultSerializer.flatMap { serializer in type.map { serializer.restricted(to: $0) } ?? serializer
-                }
-            }
-            compound = CompoundSerializer(all, sniffing: sniffing, id: "registry")
-        } else {
-            let serializers = candidateSerializers(resolution, producing: type)
-            if let type, serializers.isEmpty {
-                throw noSerializerProducing(type, resolution: resolution, response: response)
-            }
-            var candidates = CompoundSerializer(serializers, sniffing: sniffing, id: "registry")
-            candidates.fallsBackOnlyAsSpecifically = true
-            compound = candidates
-        }
-        // Error bodies are decoded by the compound itself, so `errorValue` is the format's value.
-        var chain = ResponseChain(
-            ChoiceReportingSerializer(compound),
-            statusValidation: StatusCodeValidation(
-                acceptable: statusCodes, errorBodyDecoding: .serializer(compound.eraseOutput())),
-            emptyBodyPolicy: emptyBodyPolicy)
-        chain.mediaTypeValidation = nil  // the compound matches media types itself and reports what it tried
-        let result = try chain.run(response)
-        return SerializedValue(
-            value: result.value, serializerID: result.serializerID, mediaType: resolution.mediaType,
-            resolution: resolution, attempts: result.attempts)
-    }
-
-    /// The error for a typed request that no candidate can produce: names what each candidate produces and, for a
-    /// `Decodable` type, points at ``decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)``.
-    func noSerializerProducing<T>(
-        _ type: T.Type, resolution: Resolution, response: Response
-    ) -> SerializationError {
-        let produced = resolution.candidates.compactMap { candidate -> String? in
-            guard let serializer = entry(for: candidate.id)?.defaultSerializer else { return nil }
-            return "'\(candidate.id)' (\(serializer.outputTypeName))"
-        }
-        var message =
-            "None of the serializers for \(resolution.mediaType?.essence ?? "this response") produces \(T.self): "
-            + "the candidates are \(produced.joined(separator: ", ")). "
-        if T.self is any Decodable.Type {
-            message +=
-                "To decode a Decodable type from the body, call `registry.decode(\(T.self).self, from: response)`; "
-                + "to get the format's own value, ask for its output type."
-        } else {
-            message += "Ask for one of those output types, or install a serializer that produces \(T.self)."
-        }
-        return SerializationError(
-            code: .unexpectedOutputType, message: message, mediaType: resolution.mediaType,
-            serializerID: resolution.chosen?.id, response: response)
-    }
-
-    /// The chosen serializer when the common case holds: the media type came from the header, the default stages
-    /// would pass the response unchanged (``ResponseChain/defaultStagesPassUnchanged(_:statusCodes:emptyBodyPolicy:)``)
-    /// and the compound would try the chosen serializer first. Then
-    /// calling it directly does exactly what the chain would do; anything else goes through the chain.
-    private func fastPathSerializer(
-        for response: Response, resolution: Resolution, statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
-    ) -> AnyResponseSerializer<any Sendable>? {
-        guard case .header = resolution.source, serializerRangesMatchFactories,
-            let chosen = resolution.chosenEntryIndex, let serializer = entries[chosen].defaultSerializer,
-            ResponseChain<DataResponseSerializer>.defaultStagesPassUnchanged(
-                response, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
-        else { return nil }
-        return serializer
-    }
-
-    /// What the chain does after the chosen serializer failed with `error` in the common case: the next candidates
-    /// (for a typed request, those that can produce `type`), every error kept, under the `registry` id.
-    @usableFromInline
-    func serialize<T>(
-        _ response: Response, resolution: Resolution, sniffing: SniffingPolicy,
-        afterFailureOf serializer: AnyResponseSerializer<any Sendable>, error: any Error, producing type: T.Type?
-    ) throws(SerializationError) -> SerializedValue {
-        let first = SerializationError(
-            wrapping: error, serializerID: serializer.serializerID, mediaType: response.contentType,
-            response: response)
-        // The chosen serializer first (it is the first candidate), so that the compound skips exactly it.
-        var compound = CompoundSerializer(
-            [serializer]
-                + candidateSerializers(resolution, producing: type).filter {
-                    $0.serializerID != serializer.serializerID
-                },
-            sniffing: sniffing, id: "registry")
-        compound.fallsBackOnlyAsSpecifically = true
-        do {
-            let result = try compound.serializeReportingChoice(response, afterFirstAttemptFailed: first)
-            return SerializedValue(
-                value: result.value, serializerID: result.serializerID, mediaType: resolution.mediaType,
-                resolution: resolution, attempts: result.attempts)
-        } catch {
-            // What the chain adds around its serializer (`ChoiceReportingSerializer`, id `registry`).
-            throw SerializationError(
-                wrapping: error, serializerID: compound.serializerID, mediaType: response.contentType,
-                response: response
-            ).addingEncodingHint(for: response)
-        }
-    }
-
-    /// ``fastPathSerializer(for:resolution:statusCodes:emptyBodyPolicy:)`` for a policy that keeps every header
-    /// type, matched by the header's packed key without building a ``Resolution``.
-    @usableFromInline
-    func keyedFastPathSerializer(
-        for response: Response, sniffing: SniffingPolicy, statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
-    ) -> AnyResponseSerializer<any Sendable>? {
-        guard sniffing.keepsEveryHeader, serializerRangesMatchFactories, let key = response.headers.contentTypeKey,
-            let chosen = Resolution.chosenEntryIndex(
-                in: rangeTable, entries: entries, key: key, mediaType: { response.headers.contentType }),
-            let serializer = entries[chosen].defaultSerializer,
-            ResponseChain<DataResponseSerializer>.defaultStagesPassUnchanged(
-                response, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
-        else { return nil }
-        return serializer
-    }
-
-    /// ``keyedFastPathSerializer(for:sniffing:statusCodes:emptyBodyPolicy:)`` under the default policies, read here
-    /// rather than passed in, so that the caller copies none of them.
-    @usableFromInline
-    func keyedFastPathSerializerUnderDefaults(for response: Response) -> AnyResponseSerializer<any Sendable>? {
-        keyedFastPathSerializer(
-            for: response, sniffing: .trustHeader, statusCodes: .success, emptyBodyPolicy: .default)
-    }
-
-    /// Runs `serializer`, the fast path's choice, for a `T`: its own value when it produces `T`, the registry's
-    /// fallbacks when it fails, and `nil` when it produces another type (without running it).
-    @inlinable
-    func serialize<T: Sendable>(
-        _ response: Response, as type: T.Type, with serializer: AnyResponseSerializer<any Sendable>,
-        sniffing: SniffingPolicy
-    ) throws(SerializationError) -> T? {
-        do {
-            return try serializer.serialize(response, exactly: T.self)
-        } catch {
-            let result = try serialize(
-                response, resolution: resolve(response, sniffing: sniffing), sniffing: sniffing,
-                afterFailureOf: serializer, error: error, producing: T.self)
-            return try cast(result, to: T.self, response: response)
-        }
-    }
-
-    /// Turns `response` into a value of type `T` under the default policies: the header's media type, 2xx statuses,
-    /// the default empty-body policy (see ``serialize(_:as:sniffing:statusCodes:emptyBodyPolicy:)``).
-    ///
-    /// When the chosen serializer produces `T` itself, its value is returned as it is, without the `any Sendable`
-    /// box of ``SerializedValue``: this is the fastest way through the registry.
-    ///
-    /// Only serializers that produce `T` are tried: when the chosen one fails, the next candidates of the same output
-    /// type are, and the error lists every attempt.
-    ///
-    /// - Throws: ``SerializationError/Code/unexpectedOutputType`` when no candidate produces `T` (nothing is run; for
-    ///   `Decodable` types use ``decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)``).
-    @inlinable  // specialised for `T` where it is called, so that the shortcut handles `T` without metadata lookups
-    public func serialize<T: Sendable>(_ response: Response, as type: T.Type) throws(SerializationError) -> T {
-        if let serializer = keyedFastPathSerializerUnderDefaults(for: response),
-            let value = try serialize(response, as: type, with: serializer, sniffing: .trustHeader)
-        {
-            return value
-        }
-        return try serializeThroughChain(
-            response, as: type, sniffing: .trustHeader, statusCodes: .success, emptyBodyPolicy: .default)
-    }
-
-    /// The typed request's way through the chain, for everything the fast path does not handle: only the candidates
-    /// that can produce a `T` are tried.
-    @usableFromInline
-    func serializeThroughChain<T>(
-        _ response: Response, as type: T.Type, sniffing: SniffingPolicy, statusCodes: StatusCodes,
-        emptyBodyPolicy: EmptyBodyPolicy
-    ) throws(SerializationError) -> T {
-        let result = try serializeThroughChain(
-            response, resolution: resolve(response, sniffing: sniffing), producing: type, sniffing: sniffing,
-            statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
-        return try cast(result, to: T.self, response: response)
-    }
-
-    /// Turns `response` into a value of type `T` (see ``serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``).
-    ///
-    /// When the chosen serializer produces `T` itself, its value is returned as it is, without the `any Sendable`
-    /// box of ``SerializedValue``. Only serializers that produce `T` are tried.
-    ///
-    /// - Throws: ``SerializationError/Code/unexpectedOutputType`` when no candidate produces `T` (nothing is run; for
-    ///   `Decodable` types use ``decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)``).
-    @inlinable  // specialised for `T` where it is called, so that the shortcut handles `T` without metadata lookups
-    public func serialize<T: Sendable>(
-        _ response: Response, as type: T.Type, sniffing: SniffingPolicy = .trustHeader,
-        statusCodes: StatusCodes = .success, emptyBodyPolicy: EmptyBodyPolicy = .default
-    ) throws(SerializationError) -> T {
-        if let serializer = keyedFastPathSerializer(
-            for: response, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy),
-            let value = try serialize(response, as: type, with: serializer, sniffing: sniffing)
-        {
-            return value
-        }
-        // Anything else, a chosen serializer of another output type included, goes through the chain.
-        return try serializeThroughChain(
-            response, as: type, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
-    }
-
-    @usableFromInline
-    func cast<T>(
-        _ result: SerializedValue, to type: T.Type, response: Response
-    ) throws(SerializationError) -> T {
-        guard let value = result.value as? T else {
-            throw SerializationError.unexpectedOutput(
-                result.value, of: result.serializerID, requested: T.self, mediaType: result.mediaType,
-                response: response)
-        }
-        return value
     }
 
     /// An `Accept` header listing every installed range: exact and suffix ranges at quality 1, `type/*` at 0.9 and

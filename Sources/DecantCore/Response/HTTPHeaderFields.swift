@@ -23,18 +23,12 @@ public struct HTTPHeaderFields: Sendable, Hashable, RandomAccessCollection {
     private var fields: [Field]
     /// ``contentType``, extracted from `fields` whenever a `Content-Type` field is added, changed or removed, so that
     /// reading it (which every stage of a chain does) never parses.
-    private var extractedContentType: MediaType? {
-        didSet { contentTypeKey = extractedContentType.flatMap(MediaTypeKey.init) }
-    }
-    /// ``contentType`` packed for registry resolution, computed with it.
-    private(set) var contentTypeKey: MediaTypeKey?
+    private var extractedContentType: MediaType?
 
     /// Creates header fields from `fields`, in order.
     public init(_ fields: [Field] = []) {
         self.fields = fields
-        let contentType = HTTPHeaderFields.extractContentType(from: fields)
-        self.extractedContentType = contentType
-        self.contentTypeKey = contentType.flatMap(MediaTypeKey.init)
+        self.extractedContentType = HTTPHeaderFields.extractContentType(from: fields)
     }
 
     /// Whether `name` is `Content-Type` (ASCII case-insensitive).

@@ -4,7 +4,10 @@
 /// The wrapped serializer lives in one shared, immutable box, so copying an `AnyResponseSerializer` costs one
 /// reference count.
 public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
-    @usableFromInline let box: Box
+    @usableFromInline let box: Box<Output>
+
+    /// Wraps `box`.
+    init(box: Box<Output>) { self.box = box }
 
     /// The wrapped serializer's ranges.
     public var acceptedMediaRanges: [MediaRange] { box.acceptedMediaRanges }
@@ -19,7 +22,7 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
             self = already
             return
         }
-        box = WrappingBox(
+        box = WrappingBox<Wrapped, Output>(
             serializer, id: serializer.serializerID, acceptedMediaRanges: serializer.acceptedMediaRanges,
             defersParsing: serializer.defersParsing, convert: { $0 })
     }
@@ -40,7 +43,7 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
         emptyValue: (@Sendable (Response) throws -> Output)? = nil,
         serialize: @escaping @Sendable (Response) throws -> Output
     ) {
-        box = ClosureBox(
+        box = Box(
             id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing,
             emptyValue: emptyValue
                 ?? { response in throw SerializationError.noEmptyValue(serializerID: id, response: response) },
@@ -53,19 +56,18 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
         wrapping serializer: Wrapped, id: SerializerID, acceptedMediaRanges: [MediaRange],
         convert: @escaping @Sendable (Wrapped.Output) -> Output
     ) {
-        box = WrappingBox(
+        box = WrappingBox<Wrapped, Output>(
             serializer, id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: serializer.defersParsing,
             convert: convert)
     }
 
     /// Calls the wrapped serializer.
+    @inlinable
     public func serialize(_ response: Response) throws -> Output { try box.serialize(response) }
 
     /// Calls the wrapped serializer's empty value.
     public func emptyValue(for response: Response) throws -> Output { try box.emptyValue(for: response) }
 
-    /// The wrapped serializer's value for `response` as a `T`, without converting it to `Output` (no `any Sendable`
-    /// box), when the wrapped serializer produces exactly `T`; `nil`, without serializing, otherwise.
     /// Whether the wrapped serializer's values are `T`s: `true` or `false` when its output type is known, `nil` for
     /// closures erased to an existential output, whose values' types are known only once produced.
     func produces<T>(_ type: T.Type) -> Bool? { box.produces(type) }
@@ -101,118 +103,128 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
             serialize: { try checked(try serializer.serialize($0), $0) })
     }
 
+    /// The wrapped serializer's value for `response` as a `T`, without converting it to `Output` (no `any Sendable`
+    /// box), when the wrapped serializer produces exactly `T`; `nil`, without serializing, otherwise.
     @inlinable
     func serialize<T>(_ response: Response, exactly type: T.Type) throws -> T? {
-        // The value is written into a stack slot of the caller's (specialised) type and moved out: no copy.
-        try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { slot in
-            guard let address = slot.baseAddress, try box.serialize(response, into: address) else { return nil }
-            return address.move()
-        }
+        try box.serialize(response, exactly: type)
     }
 
-    /// The shared storage: immutable after initialisation (every property is a `let` of a `Sendable` type), which
-    /// is why the unchecked conformance holds for the subclasses too.
+    /// This serializer with its output type restored to `T`, when the wrapped serializer produces exactly `T`: how a
+    /// prepared serializer gets a typed serializer out of a registry's erased one, once.
+    func typed<T: Sendable>(as type: T.Type) -> AnyResponseSerializer<T>? { box.typed(as: type) }
+}
+
+/// The storage of an ``AnyResponseSerializer``: one shared, immutable object, so that copying the eraser costs one
+/// reference count. The base class runs closures; ``WrappingBox`` wraps a concrete serializer and knows its output
+/// type.
+@usableFromInline
+class Box<Output: Sendable>: @unchecked Sendable {
+    // Unchecked only because a non-final class cannot be checked: every stored property here and in the subclass is a
+    // `let` of a `Sendable` type.
+    let serializerID: SerializerID
+    let acceptedMediaRanges: [MediaRange]
+    let defersParsing: Bool
+    let serializeBody: @Sendable (Response) throws -> Output
+    let emptyBody: @Sendable (Response) throws -> Output
+
+    init(
+        id: SerializerID, acceptedMediaRanges: [MediaRange], defersParsing: Bool,
+        emptyValue: @escaping @Sendable (Response) throws -> Output,
+        serialize: @escaping @Sendable (Response) throws -> Output
+    ) {
+        serializerID = id
+        self.acceptedMediaRanges = acceptedMediaRanges
+        self.defersParsing = defersParsing
+        serializeBody = serialize
+        emptyBody = emptyValue
+    }
+
+    /// See ``AnyResponseSerializer/outputTypeName``.
+    var outputTypeName: String { "\(Output.self)" }
+    /// The innermost wrapped serializer, when it is a concrete one (not closures).
+    var base: (any ResponseSerializer)? { nil }
+    /// See ``AnyResponseSerializer/produces(_:)``.
+    func produces<T>(_ type: T.Type) -> Bool? { output(Output.self, produces: type) }
+
     @usableFromInline
-    class Box: @unchecked Sendable {
-        let serializerID: SerializerID
-        let acceptedMediaRanges: [MediaRange]
-        let defersParsing: Bool
+    func serialize(_ response: Response) throws -> Output { try serializeBody(response) }
+    func emptyValue(for response: Response) throws -> Output { try emptyBody(response) }
 
-        init(id: SerializerID, acceptedMediaRanges: [MediaRange], defersParsing: Bool) {
-            self.serializerID = id
-            self.acceptedMediaRanges = acceptedMediaRanges
-            self.defersParsing = defersParsing
-        }
-
-        /// See ``AnyResponseSerializer/outputTypeName``.
-        var outputTypeName: String { "\(Output.self)" }
-
-        /// See ``AnyResponseSerializer/produces(_:)``.
-        func produces<T>(_ type: T.Type) -> Bool? {
-            Self.output(Output.self, produces: type)
-        }
-
-        /// Whether values of `output` are `T`s; `nil` when `output` is the `any Sendable` existential, which says
-        /// nothing about the values.
-        static func output<Produced, T>(_ output: Produced.Type, produces type: T.Type) -> Bool? {
-            if ObjectIdentifier(output) == ObjectIdentifier(type) { return true }
-            if ObjectIdentifier(output) == ObjectIdentifier((any Sendable).self) { return nil }
-            return output is T.Type
-        }
-
-        /// The innermost wrapped serializer, when it is a concrete one (not closures).
-        var base: (any ResponseSerializer)? { nil }
-
-        func serialize(_ response: Response) throws -> Output { fatalError("Box is abstract") }
-        func emptyValue(for response: Response) throws -> Output { fatalError("Box is abstract") }
-        /// Initialises `slot` with the wrapped serializer's value and returns `true` when it produces exactly `T`;
-        /// returns `false`, leaving `slot` uninitialised and serializing nothing, otherwise.
-        @usableFromInline
-        func serialize<T>(_ response: Response, into slot: UnsafeMutablePointer<T>) throws -> Bool { false }
+    /// The value as a `T` when the serializer produces exactly `T`; `nil`, serializing nothing, otherwise. Closures
+    /// erased to an existential output say nothing about their values' type until they produce one.
+    @usableFromInline
+    func serialize<T>(_ response: Response, exactly type: T.Type) throws -> T? {
+        guard ObjectIdentifier(T.self) == ObjectIdentifier(Output.self) else { return nil }
+        return try serializeBody(response) as? T
     }
 
-    /// A serializer made of closures.
-    private final class ClosureBox: Box, @unchecked Sendable {
-        let serializeBody: @Sendable (Response) throws -> Output
-        let emptyBody: @Sendable (Response) throws -> Output
+    /// See ``AnyResponseSerializer/typed(as:)``.
+    func typed<T: Sendable>(as type: T.Type) -> AnyResponseSerializer<T>? {
+        guard ObjectIdentifier(T.self) == ObjectIdentifier(Output.self) else { return nil }
+        return AnyResponseSerializer<Output>(box: self) as? AnyResponseSerializer<T>
+    }
+}
 
-        init(
-            id: SerializerID, acceptedMediaRanges: [MediaRange], defersParsing: Bool,
-            emptyValue: @escaping @Sendable (Response) throws -> Output,
-            serialize: @escaping @Sendable (Response) throws -> Output
-        ) {
-            serializeBody = serialize
-            emptyBody = emptyValue
-            super.init(id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing)
-        }
+/// Whether values of `output` are `T`s; `nil` when `output` is the `any Sendable` existential, which says nothing
+/// about the values.
+func output<Produced, T>(_ output: Produced.Type, produces type: T.Type) -> Bool? {
+    if ObjectIdentifier(output) == ObjectIdentifier(type) { return true }
+    if ObjectIdentifier(output) == ObjectIdentifier((any Sendable).self) { return nil }
+    return output is T.Type
+}
 
-        override func serialize(_ response: Response) throws -> Output { try serializeBody(response) }
-        override func emptyValue(for response: Response) throws -> Output { try emptyBody(response) }
+/// A concrete serializer whose output is converted to `Output`.
+final class WrappingBox<Wrapped: ResponseSerializer, Output: Sendable>: Box<Output>, @unchecked Sendable {
+    let wrapped: Wrapped
+    let convert: @Sendable (Wrapped.Output) -> Output
+    /// `Wrapped.Output`, looked up once.
+    let wrappedOutput = ObjectIdentifier(Wrapped.Output.self)
+
+    init(
+        _ wrapped: Wrapped, id: SerializerID, acceptedMediaRanges: [MediaRange], defersParsing: Bool,
+        convert: @escaping @Sendable (Wrapped.Output) -> Output
+    ) {
+        self.wrapped = wrapped
+        self.convert = convert
+        super.init(
+            id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing,
+            emptyValue: { convert(try wrapped.emptyValue(for: $0)) }, serialize: { convert(try wrapped.serialize($0)) })
     }
 
-    /// A concrete serializer whose output is converted to `Output`.
-    private final class WrappingBox<Wrapped: ResponseSerializer>: Box, @unchecked Sendable {
-        let wrapped: Wrapped
-        let convert: @Sendable (Wrapped.Output) -> Output
-        /// `Wrapped.Output`, looked up once.
-        let wrappedOutput = ObjectIdentifier(Wrapped.Output.self)
+    override var base: (any ResponseSerializer)? {
+        if let inner = wrapped as? AnyResponseSerializer<Wrapped.Output> { return inner.base }
+        return wrapped
+    }
 
-        init(
-            _ wrapped: Wrapped, id: SerializerID, acceptedMediaRanges: [MediaRange], defersParsing: Bool,
-            convert: @escaping @Sendable (Wrapped.Output) -> Output
-        ) {
-            self.wrapped = wrapped
-            self.convert = convert
-            super.init(id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing)
-        }
+    override var outputTypeName: String {
+        if let inner = wrapped as? AnyResponseSerializer<Wrapped.Output> { return inner.outputTypeName }
+        return "\(Wrapped.Output.self)"
+    }
 
-        override var base: (any ResponseSerializer)? {
-            if let inner = wrapped as? AnyResponseSerializer<Wrapped.Output> { return inner.base }
-            return wrapped
-        }
+    override func produces<T>(_ type: T.Type) -> Bool? {
+        // A wrapped serializer whose own output is erased (a closure serializer of `any Sendable`) says nothing.
+        if let inner = wrapped as? AnyResponseSerializer<Wrapped.Output> { return inner.produces(type) }
+        return output(Wrapped.Output.self, produces: type)
+    }
 
-        override var outputTypeName: String {
-            if let inner = wrapped as? AnyResponseSerializer<Wrapped.Output> { return inner.outputTypeName }
-            return "\(Wrapped.Output.self)"
-        }
+    override func serialize(_ response: Response) throws -> Output { convert(try wrapped.serialize(response)) }
+    override func emptyValue(for response: Response) throws -> Output { convert(try wrapped.emptyValue(for: response)) }
 
-        override func produces<T>(_ type: T.Type) -> Bool? {
-            // A wrapped serializer whose own output is erased (a closure serializer of `any Sendable`) says nothing.
-            if let inner = wrapped as? AnyResponseSerializer<Wrapped.Output> { return inner.produces(type) }
-            return Box.output(Wrapped.Output.self, produces: type)
-        }
+    override func serialize<T>(_ response: Response, exactly type: T.Type) throws -> T? {
+        guard ObjectIdentifier(T.self) == wrappedOutput else { return nil }
+        // The same type on both sides: the runtime's cast of identical types is a move.
+        return try wrapped.serialize(response) as? T
+    }
 
-        override func serialize(_ response: Response) throws -> Output { convert(try wrapped.serialize(response)) }
-        override func emptyValue(for response: Response) throws -> Output {
-            convert(try wrapped.emptyValue(for: response))
-        }
-        override func serialize<T>(_ response: Response, into slot: UnsafeMutablePointer<T>) throws -> Bool {
-            guard ObjectIdentifier(T.self) == wrappedOutput else { return false }
-            let value = try wrapped.serialize(response)
-            // The types are the same, so the slot is memory for a `Wrapped.Output`; the value moves in.
-            UnsafeMutableRawPointer(slot).assumingMemoryBound(to: Wrapped.Output.self).initialize(to: consume value)
-            return true
-        }
+    override func typed<T: Sendable>(as type: T.Type) -> AnyResponseSerializer<T>? {
+        if let inner = wrapped as? AnyResponseSerializer<Wrapped.Output> { return inner.typed(as: type) }
+        guard ObjectIdentifier(T.self) == wrappedOutput else { return nil }
+        let typed = AnyResponseSerializer<Wrapped.Output>(
+            box: WrappingBox<Wrapped, Wrapped.Output>(
+                wrapped, id: serializerID, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing,
+                convert: { $0 }))
+        return typed as? AnyResponseSerializer<T>
     }
 }
 

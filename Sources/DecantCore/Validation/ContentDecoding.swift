@@ -110,6 +110,11 @@ public struct ContentDecoding: ResponseStage, Hashable {
         self.trigger = trigger
     }
 
+    /// Whether the response has no `Content-Encoding` (or an empty body): nothing to decode.
+    public func passesUnchanged(_ response: Response) -> Bool {
+        response.body.isEmpty || !response.headers.contains("Content-Encoding")
+    }
+
     /// The response with its body decoded, `Content-Encoding` removed and `Content-Length` updated; the response
     /// itself when it has no coding to decode or an empty body.
     ///

@@ -57,20 +57,30 @@ public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer 
     /// The serializer's id.
     public var serializerID: SerializerID { serializer.serializerID }
 
-    /// Runs the stages and the serializer; see the type's documentation for the order.
-    ///
-    /// - Throws: ``SerializationError``, always with the response attached.
-    public func serialize(_ response: Response) throws -> Serializer.Output {
-        try run(response)
-    }
-
     /// The serializer's empty value.
     public func emptyValue(for response: Response) throws -> Serializer.Output {
         try serializer.emptyValue(for: response)
     }
 
-    /// The same as ``serialize(_:)`` with a typed error.
-    public func run(_ original: Response) throws(SerializationError) -> Serializer.Output {
+    /// Whether every stage would hand `response` to the serializer unchanged: each preprocessor and validator says
+    /// so (``ResponseStage/passesUnchanged(_:)``), the status is acceptable, the response is not empty and its media
+    /// type is acceptable. The one rule for skipping stages: ``serialize(_:)`` then calls the serializer directly,
+    /// and so does a registry for the serializer it resolved.
+    public func passesUnchanged(_ response: Response) -> Bool {
+        for stage in preprocessors where !stage.passesUnchanged(response) { return false }
+        guard statusValidation.acceptable.contains(response.status),
+            emptyBodyPolicy.emptinessReason(for: response) == nil
+        else { return false }
+        if let mediaTypeValidation, !mediaTypeValidation.passesUnchanged(response) { return false }
+        for stage in validators where !stage.passesUnchanged(response) { return false }
+        return true
+    }
+
+    /// Runs the stages and the serializer; see the type's documentation for the order.
+    ///
+    /// - Throws: ``SerializationError``, always with the response attached.
+    public func serialize(_ original: Response) throws(SerializationError) -> Serializer.Output {
+        if passesUnchanged(original) { return try serializeSkippingStages(original) }
         let id = serializer.serializerID
         var response = original
         for stage in preprocessors {
@@ -120,6 +130,11 @@ public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer 
                     wrapping: error, serializerID: id, mediaType: response.contentType, response: response)
             }
         }
+        return try serializeSkippingStages(response)
+    }
+
+    /// The serializer alone, its error with the response and, when the body looks encoded, a hint.
+    func serializeSkippingStages(_ response: Response) throws(SerializationError) -> Serializer.Output {
         do {
             return try serializer.serializeReportingErrors(response)
         } catch {
@@ -128,23 +143,14 @@ public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer 
     }
 }
 
-/// The rules of the default stages, in one place: what they are, and when they would leave a response unchanged (so
-/// that a registry may call the serializer directly).
 extension ResponseChain {
     /// The body size limit (``BodySizeLimit/default``, 64 MiB), then content decoding of bodies that still carry
     /// their coding's signature (``ContentDecoding/automatic``).
-    public static var defaultPreprocessors: [any ResponseStage] { [BodySizeLimit.default, ContentDecoding.automatic] }
-
-    /// Whether a chain with ``defaultPreprocessors``, `statusCodes` and `emptyBodyPolicy` would pass `response` to
-    /// its serializer unchanged: the body is within the default size limit, it has no `Content-Encoding`, the status
-    /// is acceptable and the response is not empty.
-    static func defaultStagesPassUnchanged(
-        _ response: Response, statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
-    ) -> Bool {
-        response.body.count <= BodySizeLimit.default.maxBytes && statusCodes.contains(response.status)
-            && !response.headers.contains("Content-Encoding") && emptyBodyPolicy.emptinessReason(for: response) == nil
-    }
+    public static var defaultPreprocessors: [any ResponseStage] { defaultStages }
 }
+
+/// ``ResponseChain/defaultPreprocessors``, built once.
+let defaultStages: [any ResponseStage] = [BodySizeLimit.default, ContentDecoding.automatic]
 
 extension SerializationError {
     /// This error with ``ContentDecoding/encodingHint(for:)`` added to its message when the body looks encoded and

@@ -12,6 +12,16 @@ public protocol ResponseStage: Sendable {
     /// - Returns: The response to pass on (unchanged for a pure check).
     /// - Throws: A ``SerializationError`` that says what failed and how to fix it.
     func process(_ response: Response) throws -> Response
+
+    /// Whether ``process(_:)`` would return `response` unchanged without throwing, decided without doing the work: a
+    /// ``ResponseChain`` whose stages all pass a response unchanged calls its serializer directly. Answer `false`
+    /// when unsure (the default): the stage then runs.
+    func passesUnchanged(_ response: Response) -> Bool
+}
+
+extension ResponseStage {
+    /// `false`: the stage runs.
+    public func passesUnchanged(_ response: Response) -> Bool { false }
 }
 
 /// Rejects bodies larger than a limit before any decoder sees them.
@@ -25,6 +35,9 @@ public struct BodySizeLimit: ResponseStage, Hashable {
     /// 64 MiB: larger than any API document, small enough that a hostile body cannot make the decoders allocate
     /// gigabytes.
     public static let `default` = BodySizeLimit(maxBytes: 64 * 1024 * 1024)
+
+    /// Whether the body is within the limit.
+    public func passesUnchanged(_ response: Response) -> Bool { response.body.count <= maxBytes }
 
     /// Throws ``SerializationError/Code/bodyTooLarge`` when the body is over the limit.
     public func process(_ response: Response) throws -> Response {
@@ -88,6 +101,12 @@ public struct MediaTypeValidation: ResponseStage, Hashable {
     public init(acceptableRanges: [MediaRange], allowsMissingMediaType: Bool = true) {
         self.acceptableRanges = acceptableRanges
         self.allowsMissingMediaType = allowsMissingMediaType
+    }
+
+    /// Whether the response's media type is acceptable (or missing, when that is allowed).
+    public func passesUnchanged(_ response: Response) -> Bool {
+        guard let mediaType = response.contentType else { return allowsMissingMediaType }
+        return acceptableRanges.contains { $0.matches(mediaType) }
     }
 
     /// Throws ``SerializationError/Code/unacceptableMediaType`` or ``SerializationError/Code/missingMediaType``.

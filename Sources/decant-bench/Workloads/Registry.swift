@@ -11,6 +11,10 @@ enum RegistryWorkloads {
                 summary: "the ~1 KB order through SerializerRegistry.standard.serialize(_:as: JSONValue.self) vs "
                     + "the bare parser"),
             againstTheBareParser(
+                "registry.path.1kb.prepared", path: preparedPath,
+                summary: "the ~1 KB order through a serializer prepared once with SerializerRegistry.standard.prepare("
+                    + "for: application/json, as: JSONValue.self) vs the bare parser"),
+            againstTheBareParser(
                 "registry.path.1kb.untyped", path: untypedRegistryPath,
                 summary: "the ~1 KB order through SerializerRegistry.standard.serialize (a SerializedValue, then "
                     + "as? JSONValue) vs the bare parser"),
@@ -65,6 +69,17 @@ enum RegistryWorkloads {
         let response = Response(
             status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: APIObject.data)
         return Contender(name: "Decant registry") { try registry.serialize(response, as: JSONValue.self).count }
+    }
+
+    /// The same through a serializer prepared once for `application/json` and `JSONValue`: the registry's stages and
+    /// the chosen serializer, without per-call resolution.
+    private static func preparedPath() -> Contender {
+        let response = Response(
+            status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: APIObject.data)
+        // The standard registry accepts application/json: preparing cannot fail here.
+        let prepared = try? SerializerRegistry.standard.prepare(
+            for: MediaType(type: "application", subtype: "json"), as: JSONValue.self)
+        return Contender(name: "Decant prepared") { try prepared?.serialize(response).count ?? -1 }
     }
 
     /// The same through the untyped `serialize(_:)`: the value comes back boxed in a `SerializedValue`.

@@ -1,0 +1,231 @@
+/// The one way a response goes through a registry.
+///
+/// Every entry point (``SerializerRegistry/serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``, the typed
+/// ``SerializerRegistry/serialize(_:as:sniffing:statusCodes:emptyBodyPolicy:)``, ``SerializerRegistry/decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)``
+/// and ``PreparedSerializer``) does the same three steps:
+/// 1. Resolve the media type to the chosen entry.
+/// 2. Ask that entry's chain, built at installation with the registry's stages, whether its stages would pass the
+///    response unchanged (``ResponseChain/passesUnchanged(_:)``, the one place for that rule). If so, the chosen
+///    serializer runs directly; when it fails, the next candidates that match as specifically are tried.
+/// 3. Otherwise the response runs through a chain around a compound of the candidates, which does the stages.
+extension SerializerRegistry {
+    /// Turns `response` into a value with the serializer the registry resolves, behind the default validation
+    /// (body size limit, 2xx, empty-body policy); when the chosen one rejects the body, falls back to the next
+    /// candidates that match as specifically.
+    ///
+    /// - Parameters:
+    ///   - response: The response.
+    ///   - sniffing: When the body may override the header's media type (off by default).
+    ///   - statusCodes: The acceptable statuses; an error body is decoded into the error when a serializer accepts
+    ///     its type.
+    ///   - emptyBodyPolicy: What an empty response becomes.
+    /// - Throws: ``SerializationError``: ``SerializationError/Code/noSerializer`` when nothing accepts the type.
+    public func serialize(
+        _ response: Response,
+        sniffing: SniffingPolicy = .trustHeader,
+        statusCodes: StatusCodes = .success,
+        emptyBodyPolicy: EmptyBodyPolicy = .default
+    ) throws(SerializationError) -> SerializedValue {
+        guard
+            let serializer = directSerializer(
+                for: response, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
+        else {
+            return try serializeThroughChain(
+                response, resolution: resolve(response, sniffing: sniffing), producing: nil as Never.Type?,
+                sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
+        }
+        let value: any Sendable
+        do {
+            value = try serializer.serialize(response)
+        } catch {
+            return try serialize(
+                response, resolution: resolve(response, sniffing: sniffing), sniffing: sniffing,
+                afterFailureOf: serializer, error: error, producing: nil as Never.Type?)
+        }
+        return SerializedValue(
+            value: value, serializerID: serializer.serializerID, mediaType: response.contentType,
+            resolution: resolve(response, sniffing: sniffing))
+    }
+
+    /// Turns `response` into a value of type `T` (see ``serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``).
+    ///
+    /// When the chosen serializer produces `T` itself, its value is returned as it is, without the `any Sendable`
+    /// box of ``SerializedValue``. Only serializers that produce `T` are tried: when the chosen one fails, the next
+    /// candidates of the same output type are, and the error lists every attempt. To turn many responses of one
+    /// media type into `T`s, ``prepare(for:as:statusCodes:emptyBodyPolicy:)`` resolves once.
+    ///
+    /// - Throws: ``SerializationError/Code/unexpectedOutputType`` when no candidate produces `T` (nothing is run; for
+    ///   `Decodable` types use ``decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)``).
+    @inlinable  // specialised for `T` where it is called, so that the direct call needs no metadata lookups
+    public func serialize<T: Sendable>(
+        _ response: Response, as type: T.Type, sniffing: SniffingPolicy = .trustHeader,
+        statusCodes: StatusCodes = .success, emptyBodyPolicy: EmptyBodyPolicy = .default
+    ) throws(SerializationError) -> T {
+        if let serializer = directSerializer(
+            for: response, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
+        {
+            do {
+                // `nil` when the chosen serializer produces another type: then the chain tries those that do.
+                if let value = try serializer.serialize(response, exactly: T.self) { return value }
+            } catch {
+                let result = try serialize(
+                    response, resolution: resolve(response, sniffing: sniffing), sniffing: sniffing,
+                    afterFailureOf: serializer, error: error, producing: T.self)
+                return try cast(result, to: T.self, response: response)
+            }
+        }
+        return try serializeThroughChain(
+            response, as: type, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
+    }
+
+    /// Step 2: the chosen entry's serializer, when the media type comes from the header, that entry's chain says
+    /// its stages would pass `response` unchanged under `statusCodes` and `emptyBodyPolicy`, and the compound of
+    /// step 3 would try it first. `nil` sends the response through step 3.
+    @usableFromInline
+    func directSerializer(
+        for response: Response, sniffing: SniffingPolicy, statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
+    ) -> AnyResponseSerializer<any Sendable>? {
+        guard sniffing.keepsEveryHeader, serializerRangesMatchFactories, let mediaType = response.contentType,
+            let chosen = chosenEntryIndex(for: mediaType), let route = entries[chosen].route
+        else { return nil }
+        if statusCodes == route.chain.statusValidation.acceptable, emptyBodyPolicy == route.chain.emptyBodyPolicy {
+            return route.chain.passesUnchanged(response) ? route.chain.serializer : nil
+        }
+        var adjusted = route.chain
+        adjusted.statusValidation.acceptable = statusCodes
+        adjusted.emptyBodyPolicy = emptyBodyPolicy
+        return adjusted.passesUnchanged(response) ? route.chain.serializer : nil
+    }
+
+    /// The entry resolution chooses for `mediaType` (see ``Resolution/chosen``).
+    func chosenEntryIndex(for mediaType: MediaType) -> Int? {
+        guard let key = MediaTypeKey(mediaType) else { return resolve(mediaType).chosenEntryIndex }
+        return Resolution.chosenEntryIndex(in: rangeTable, entries: entries, key: key) { mediaType }
+    }
+
+    /// The candidates' default serializers, best first; for a typed request (`type` set) only those that can produce
+    /// a `T`, those whose output type is unknown checked when they produce a value.
+    func candidateSerializers<T>(
+        _ resolution: Resolution, producing type: T.Type?
+    ) -> [AnyResponseSerializer<any Sendable>] {
+        resolution.candidates.compactMap { candidate -> AnyResponseSerializer<any Sendable>? in
+            guard let serializer = entry(for: candidate.id)?.defaultSerializer else { return nil }
+            return type.map { serializer.restricted(to: $0) } ?? serializer
+        }
+    }
+
+    /// What step 3 does after the chosen serializer failed with `error` in step 2: the next candidates (for a typed
+    /// request, those that can produce `type`), every error kept, under the `registry` id.
+    @usableFromInline
+    func serialize<T>(
+        _ response: Response, resolution: Resolution, sniffing: SniffingPolicy,
+        afterFailureOf serializer: AnyResponseSerializer<any Sendable>, error: any Error, producing type: T.Type?
+    ) throws(SerializationError) -> SerializedValue {
+        let first = SerializationError(
+            wrapping: error, serializerID: serializer.serializerID, mediaType: response.contentType,
+            response: response)
+        // The chosen serializer first (it is the first candidate), so that the compound skips exactly it.
+        var compound = CompoundSerializer(
+            [serializer]
+                + candidateSerializers(resolution, producing: type).filter {
+                    $0.serializerID != serializer.serializerID
+                },
+            sniffing: sniffing, id: "registry")
+        compound.fallsBackOnlyAsSpecifically = true
+        do {
+            let result = try compound.serializeReportingChoice(response, afterFirstAttemptFailed: first)
+            return SerializedValue(
+                value: result.value, serializerID: result.serializerID, mediaType: resolution.mediaType,
+                resolution: resolution, attempts: result.attempts)
+        } catch {
+            // What the chain adds around its serializer (`ChoiceReportingSerializer`, id `registry`).
+            throw SerializationError(
+                wrapping: error, serializerID: compound.serializerID, mediaType: response.contentType,
+                response: response
+            ).addingEncodingHint(for: response)
+        }
+    }
+
+    /// Step 3 for a typed request: only the candidates that can produce a `T` are tried.
+    @usableFromInline
+    func serializeThroughChain<T>(
+        _ response: Response, as type: T.Type, sniffing: SniffingPolicy, statusCodes: StatusCodes,
+        emptyBodyPolicy: EmptyBodyPolicy
+    ) throws(SerializationError) -> T {
+        let result = try serializeThroughChain(
+            response, resolution: resolve(response, sniffing: sniffing), producing: type, sniffing: sniffing,
+            statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
+        return try cast(result, to: T.self, response: response)
+    }
+
+    /// Step 3: `response` through a chain (body size, status, empty body, content decoding) around a compound of the
+    /// candidates.
+    func serializeThroughChain<T>(
+        _ response: Response, resolution: Resolution, producing type: T.Type?, sniffing: SniffingPolicy,
+        statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
+    ) throws(SerializationError) -> SerializedValue {
+        let compound: CompoundSerializer<any Sendable>
+        if resolution.candidates.isEmpty {
+            let all = entries.compactMap { entry in
+                entry.defaultSerializer.flatMap { serializer in type.map { serializer.restricted(to: $0) } ?? serializer
+                }
+            }
+            compound = CompoundSerializer(all, sniffing: sniffing, id: "registry")
+        } else {
+            let serializers = candidateSerializers(resolution, producing: type)
+            if let type, serializers.isEmpty {
+                throw noSerializerProducing(type, resolution: resolution, response: response)
+            }
+            var candidates = CompoundSerializer(serializers, sniffing: sniffing, id: "registry")
+            candidates.fallsBackOnlyAsSpecifically = true
+            compound = candidates
+        }
+        // Error bodies are decoded by the compound itself, so `errorValue` is the format's value.
+        var chain = ResponseChain(
+            ChoiceReportingSerializer(compound),
+            statusValidation: StatusCodeValidation(
+                acceptable: statusCodes, errorBodyDecoding: .serializer(compound.eraseOutput())),
+            emptyBodyPolicy: emptyBodyPolicy)
+        chain.mediaTypeValidation = nil  // the compound matches media types itself and reports what it tried
+        let result = try chain.serialize(response)
+        return SerializedValue(
+            value: result.value, serializerID: result.serializerID, mediaType: resolution.mediaType,
+            resolution: resolution, attempts: result.attempts)
+    }
+
+    /// The error for a typed request that no candidate can produce: names what each candidate produces and, for a
+    /// `Decodable` type, points at ``decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)``.
+    func noSerializerProducing<T>(
+        _ type: T.Type, resolution: Resolution, response: Response?
+    ) -> SerializationError {
+        let produced = resolution.candidates.compactMap { candidate -> String? in
+            guard let serializer = entry(for: candidate.id)?.defaultSerializer else { return nil }
+            return "'\(candidate.id)' (\(serializer.outputTypeName))"
+        }
+        var message =
+            "None of the serializers for \(resolution.mediaType?.essence ?? "this response") produces \(T.self): "
+            + "the candidates are \(produced.joined(separator: ", ")). "
+        if T.self is any Decodable.Type {
+            message +=
+                "To decode a Decodable type from the body, call `registry.decode(\(T.self).self, from: response)`; "
+                + "to get the format's own value, ask for its output type."
+        } else {
+            message += "Ask for one of those output types, or install a serializer that produces \(T.self)."
+        }
+        return SerializationError(
+            code: .unexpectedOutputType, message: message, mediaType: resolution.mediaType,
+            serializerID: resolution.chosen?.id, response: response)
+    }
+
+    @usableFromInline
+    func cast<T>(
+        _ result: SerializedValue, to type: T.Type, response: Response
+    ) throws(SerializationError) -> T {
+        guard let value = result.value as? T else {
+            throw SerializationError.unexpectedOutput(
+                result.value, of: result.serializerID, requested: T.self, mediaType: result.mediaType,
+                response: response)
+        }
+        return value
+    }
+}
