@@ -2,7 +2,7 @@ public import DecantCore
 import Dispatch
 public import Foundation
 
-/// The rules every serializer must pass whatever its format, checked on a ``SerializerModule`` or a single factory.
+/// The rules every serializer must pass whatever its format, checked on a `SerializerModule` or a single factory.
 ///
 /// Fixtures say what a serializer must produce; these rules say how any serializer must behave, so a plugin gets them
 /// without writing a fixture:
