@@ -145,7 +145,10 @@ public struct SerializerRules: Sendable {
         for problem in SerializerOption.problems(schemaDefaults, against: factory.optionSchema, for: id) {
             report(.defaultOptions, "The option schema's own default is rejected by it: \(problem.message)")
         }
-        for (configuration, name) in [(schemaDefaults, "the option schema's defaults"), ([:], "no options")] {
+        // No options and the schema's defaults are one configuration when no option has a default: check it once.
+        var configurations: [(ConfigurationOptions, String)] = [([:], "no options")]
+        if !schemaDefaults.isEmpty { configurations.insert((schemaDefaults, "the option schema's defaults"), at: 0) }
+        for (configuration, name) in configurations {
             do {
                 let built = try factory.makeSerializer(configuration: configuration)
                 if built.serializerID != id || built.acceptedMediaRanges != factory.mediaRanges {
