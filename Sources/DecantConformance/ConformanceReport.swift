@@ -35,6 +35,25 @@ public struct ConformanceReport: Sendable {
     /// The failed results.
     public var failures: [ConformanceResult] { results.filter { !$0.passed } }
 
+    /// Throws when any result failed, or when there is no result at all (nothing was checked): the call a test
+    /// makes, so that a test framework records the failures without the kit depending on one.
+    ///
+    /// ```swift
+    /// try ConformanceRunner(registry: registry).run(fixtures).requireAllPassed()
+    /// ```
+    ///
+    /// - Throws: ``ConformanceFailure`` whose description lists every failed result (`area/name [perturbation]`)
+    ///   with its reason, one a line.
+    public func requireAllPassed() throws(ConformanceFailure) {
+        guard !results.isEmpty else {
+            throw ConformanceFailure("No conformance result: no fixture was run, so nothing was checked.")
+        }
+        let failures = self.failures
+        guard !failures.isEmpty else { return }
+        let lines = failures.map { "  \($0.name): \($0.failure ?? "")" }.joined(separator: "\n")
+        throw ConformanceFailure("\(failures.count) of \(results.count) conformance results failed:\n\(lines)")
+    }
+
     /// Per module: (module, fixtures, perturbed runs, passed, failed), sorted by module name.
     public var modules: [(module: String, fixtures: Int, perturbed: Int, passed: Int, failed: Int)] {
         Dictionary(grouping: results, by: \.module).map { module, results in

@@ -31,6 +31,26 @@ public struct ConformanceRunner: Sendable {
         ConformanceReport(results: fixtures.flatMap(run))
     }
 
+    /// Runs every fixture (and its perturbations) and throws when any result failed or when `fixtures` is empty: the
+    /// call a test makes.
+    ///
+    /// ```swift
+    /// @Test func csvFixturesPass() throws {
+    ///     let fixtures = try FixtureLoader.fixtures(in: FixtureLoader.fixturesDirectory()!).filter { $0.area == "csv" }
+    ///     try ConformanceRunner(registry: SerializerRegistry().installing(.csv)).check(fixtures)
+    /// }
+    /// ```
+    ///
+    /// - Returns: The report, all passed.
+    /// - Throws: ``ConformanceFailure`` listing every failed result with its reason (see
+    ///   ``ConformanceReport/requireAllPassed()``).
+    @discardableResult
+    public func check(_ fixtures: [Fixture]) throws(ConformanceFailure) -> ConformanceReport {
+        let report = run(fixtures)
+        try report.requireAllPassed()
+        return report
+    }
+
     /// Runs one fixture: the original first, then each applicable perturbation.
     public func run(_ fixture: Fixture) -> [ConformanceResult] {
         let module = moduleName(for: fixture)

@@ -39,12 +39,8 @@ import Testing
     }
 
     @Test(arguments: fixtures)
-    func fixturePasses(fixture: Fixture) {
-        let results = ConformanceRunner(registry: .standard).run(fixture)
-        #expect(!results.isEmpty)
-        for result in results where !result.passed {
-            Issue.record("\(result.name): \(result.failure ?? "")")
-        }
+    func fixturePasses(fixture: Fixture) throws {
+        try ConformanceRunner(registry: .standard).check([fixture])
     }
 }
 
@@ -98,6 +94,25 @@ import Testing
         let fixture = try Self.fixture(Self.okJSON, #"{"expect": {"error": {"code": "invalidBody"}}}"#)
         let result = try #require(ConformanceRunner(registry: .standard).run(fixture).first)
         #expect(result.failure?.contains("expected an error, but 'json' produced") == true)
+    }
+
+    @Test func checkThrowsOneFailureListingEveryFailedResult() throws {
+        let good = try Self.fixture(Self.okJSON, #"{"expect": {"serializer": "json", "value": {"a": 1}}}"#)
+        let bad = try Self.fixture(
+            Self.okJSON, #"{"perturb": false, "expect": {"serializer": "json", "value": 0}}"#, name: "bad")
+        let worse = try Self.fixture(
+            Self.okJSON, #"{"perturb": false, "expect": {"error": {"code": "invalidBody"}}}"#, name: "worse")
+        let runner = ConformanceRunner(registry: .standard)
+        #expect(try runner.check([good]).passed == 8)
+        let failure = #expect(throws: ConformanceFailure.self) { try runner.check([good, bad, worse]) }
+        let lines = failure?.description.split(separator: "\n").map(String.init) ?? []
+        #expect(lines.first == "2 of 10 conformance results failed:")
+        #expect(lines.dropFirst().map { $0.prefix { $0 != ":" } } == ["  test/bad", "  test/worse"])
+        #expect(lines.last?.contains("expected an error, but 'json' produced") == true)
+    }
+
+    @Test func checkingNoFixtureFails() {
+        #expect(throws: ConformanceFailure.self) { try ConformanceRunner(registry: .standard).check([]) }
     }
 
     @Test func reportsCountPerModuleInEveryFormat() throws {

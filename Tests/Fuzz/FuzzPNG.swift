@@ -1,7 +1,7 @@
 // libFuzzer target: the PNG decoder (and Inflate underneath), APNG frames included. Invariants: no crash, hang or
 // unbounded allocation on any bytes; a decoded image has width * height * 4 bytes of pixels and frames of the same
 // size, as many frames as its frame count (or none and a count of 1); decoding on demand agrees.
-// fuzz-modules: DecantCore DecantImage
+// fuzz-modules: DecantCore DecantJSON DecantImage
 // fuzz-seeds: Fixtures/image images/pngsuite/image-png/tests/pngsuite images/image-rs/tests/images/png
 // fuzz-max-len: 65536
 import DecantCore

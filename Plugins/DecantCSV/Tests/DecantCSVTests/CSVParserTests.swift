@@ -228,9 +228,15 @@ import Testing
         #expect(fixtures.count >= 15)
         let runner = ConformanceRunner(
             registry: SerializerRegistry.standard.installing(.csv), perturbations: Perturbation.all + [.csvLineEnds])
-        let report = runner.run(fixtures)
-        #expect(report.failed == 0, "\(report.failures.map { "\($0.name): \($0.failure ?? "")" })")
+        let report = try runner.check(fixtures)
         // The plugin's own perturbation ran on the bodies it applies to.
         #expect(report.results.filter { $0.perturbation == "csvLineEnds" }.count >= 8)
+    }
+
+    /// The serializer rules every format must follow, with fixture bodies as samples.
+    @Test func followsTheSerializerRules() throws {
+        let root = try #require(FixtureLoader.fixturesDirectory(from: #filePath))
+        let fixtures = try FixtureLoader.fixtures(in: root.appendingPathComponent("csv"))
+        try SerializerRules(samplesFrom: fixtures).check(.csv)
     }
 }

@@ -1,4 +1,3 @@
-public import DecantConformance
 public import DecantCore
 public import DecantJSON
 

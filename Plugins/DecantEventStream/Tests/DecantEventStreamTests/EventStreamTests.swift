@@ -35,9 +35,13 @@ private func describe(_ event: ServerSentEvent) -> String {
     /// Every fixture of Fixtures/eventStream (written by Plugins/DecantEventStream/fixtures.py, whose expectations
     /// follow the WHATWG algorithm in Python) passes with the plugin installed.
     @Test func fixtures() throws {
-        let report = ConformanceRunner(registry: registry).run(Self.fixtures)
-        #expect(report.failed == 0, "\(report.failures.map { "\($0.name): \($0.failure ?? "")" })")
+        try ConformanceRunner(registry: registry).check(Self.fixtures)
         #expect(Self.fixtures.count >= 15)
+    }
+
+    /// The serializer rules every format must follow, with fixture bodies as samples.
+    @Test func followsTheSerializerRules() throws {
+        try SerializerRules(samplesFrom: Self.fixtures).check(.eventStream)
     }
 
     /// Every fixture's body streamed in random chunks (1 to 64 bytes) gives the whole body's events.

@@ -1,4 +1,3 @@
-public import DecantConformance
 public import DecantJSON
 
 #if canImport(FoundationEssentials)
@@ -24,7 +23,7 @@ extension MultipartBody: ConformanceRepresentable {
                 .object([
                     ("headers", .array(headers)),
                     ("serializer", part.serializerID.map { JSONValue($0.rawValue) } ?? nil),
-                    ("value", try part.value.map { try CanonicalForm.of($0) } ?? nil),
+                    ("value", try part.value.map(Self.canonicalForm) ?? nil),
                     ("error", part.error.map { JSONValue($0.code.rawValue) } ?? nil),
                 ]))
         }
@@ -33,6 +32,22 @@ extension MultipartBody: ConformanceRepresentable {
             ("preamble", try Self.text(preamble)),
             ("epilogue", try Self.text(epilogue)),
         ])
+    }
+
+    /// The canonical form of a part's value, which may be of any type the part's serializer produces.
+    private static func canonicalForm(_ value: any Sendable) throws -> JSONValue {
+        guard let representable = value as? any ConformanceRepresentable else {
+            throw NoCanonicalForm(type: "\(type(of: value))")
+        }
+        return try representable.conformanceValue()
+    }
+
+    /// A part's value whose type has no canonical form.
+    private struct NoCanonicalForm: Error, CustomStringConvertible {
+        let type: String
+        var description: String {
+            "The output type \(type) has no canonical form: conform it to ConformanceRepresentable."
+        }
     }
 
     /// `bytes` as a JSON string read as UTF-8, or `null`.

@@ -31,9 +31,13 @@ private func streamed(
     /// Every fixture of Fixtures/ndjson (written by Plugins/DecantNDJSON/fixtures.py) passes with the plugin
     /// installed.
     @Test func fixtures() throws {
-        let report = ConformanceRunner(registry: registry).run(Self.fixtures)
-        #expect(report.failed == 0, "\(report.failures.map { "\($0.name): \($0.failure ?? "")" })")
+        try ConformanceRunner(registry: registry).check(Self.fixtures)
         #expect(Self.fixtures.count >= 15)
+    }
+
+    /// The serializer rules every format must follow, with fixture bodies as samples.
+    @Test func followsTheSerializerRules() throws {
+        try SerializerRules(samplesFrom: Self.fixtures).check(.ndjson)
     }
 
     /// The stream of every fixture's body, cut at random, gives the records of the whole body, in order, and the

@@ -1,4 +1,3 @@
-public import DecantConformance
 public import DecantJSON
 
 extension ProblemDetails: ConformanceRepresentable {

@@ -1,6 +1,7 @@
-/// SHA-256 (FIPS 180-4), for the images' canonical form (`rgbaSHA256`). The toolchain has no portable digest on
-/// Linux without a package dependency, so the kit carries this small one.
-enum SHA256 {
+/// SHA-256 (FIPS 180-4), for the images' canonical form (`rgbaSHA256`, in DecantImage) and the conformance kit. The
+/// toolchain has no portable digest on Linux without a package dependency, so the core carries this small one, at
+/// `package` access: it is no part of the public API.
+package enum SHA256 {
     fileprivate static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -13,14 +14,14 @@ enum SHA256 {
     ]
 
     /// The digest of `bytes` as 64 lowercase hexadecimal digits.
-    static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         var hasher = Hasher()
         bytes.withUnsafeBytes { hasher.update($0) }
         return hasher.finalize()
     }
 
     /// An incremental digest: bytes fed in pieces, so a large input need not be copied to be hashed.
-    struct Hasher {
+    package struct Hasher {
         private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
         )
@@ -28,8 +29,11 @@ enum SHA256 {
         private var pending: [UInt8] = []
         private var length: UInt64 = 0
 
+        /// A digest of no bytes yet.
+        package init() {}
+
         /// Feeds `bytes`.
-        mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        package mutating func update(_ bytes: UnsafeRawBufferPointer) {
             length &+= UInt64(bytes.count)
             var start = 0
             if !pending.isEmpty {
@@ -47,7 +51,7 @@ enum SHA256 {
         }
 
         /// Pads the message (FIPS 180-4 §5.1.1) and returns the digest as 64 lowercase hexadecimal digits.
-        consuming func finalize() -> String {
+        package consuming func finalize() -> String {
             let bitLength = length &* 8
             var tail = pending
             tail.append(0x80)
