@@ -22,6 +22,9 @@ public struct MediaType: Sendable, Hashable {
     public let subtype: String
     /// The parameters in the order they were written.
     public var parameters: MediaTypeParameters
+    /// The type, subtype and suffix packed into words, derived from them once, so that resolving a registry compares
+    /// integers (see ``SerializerRegistry/resolve(_:)-(MediaType?)``); `nil` when they cannot be packed.
+    let key: MediaTypeKey?
 
     /// How strictly ``MediaType/init(parsing:mode:)`` reads its input.
     public enum ParsingMode: Sendable, Hashable {
@@ -39,12 +42,14 @@ public struct MediaType: Sendable, Hashable {
         self.type = HTTPBytes.lowercasedString(type.utf8)
         self.subtype = HTTPBytes.lowercasedString(subtype.utf8)
         self.parameters = parameters
+        self.key = MediaTypeKey(type: self.type, subtype: self.subtype)
     }
 
     init(uncheckedType type: String, subtype: String, parameters: MediaTypeParameters) {
         self.type = type
         self.subtype = subtype
         self.parameters = parameters
+        self.key = MediaTypeKey(type: type, subtype: subtype)
     }
 
     /// Parses `string` as a media type.

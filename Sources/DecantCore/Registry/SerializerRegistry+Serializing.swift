@@ -85,8 +85,8 @@ extension SerializerRegistry {
     func directSerializer(
         for response: Response, sniffing: SniffingPolicy, statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
     ) -> AnyResponseSerializer<any Sendable>? {
-        guard sniffing.keepsEveryHeader, serializerRangesMatchFactories, let mediaType = response.contentType,
-            let chosen = chosenEntryIndex(for: mediaType), let route = entries[chosen].route
+        guard sniffing.keepsEveryHeader, serializerRangesMatchFactories, let chosen = chosenEntryIndex(for: response),
+            let route = entries[chosen].route
         else { return nil }
         if statusCodes == route.chain.statusValidation.acceptable, emptyBodyPolicy == route.chain.emptyBodyPolicy {
             return route.chain.passesUnchanged(response) ? route.chain.serializer : nil
@@ -97,10 +97,13 @@ extension SerializerRegistry {
         return adjusted.passesUnchanged(response) ? route.chain.serializer : nil
     }
 
-    /// The entry resolution chooses for `mediaType` (see ``Resolution/chosen``).
-    func chosenEntryIndex(for mediaType: MediaType) -> Int? {
-        guard let key = MediaTypeKey(mediaType) else { return resolve(mediaType).chosenEntryIndex }
-        return Resolution.chosenEntryIndex(in: rangeTable, entries: entries, key: key) { mediaType }
+    /// The entry resolution chooses for `response`'s `Content-Type` (see ``Resolution/chosen``), matched by the
+    /// media type's packed key; `nil` without one.
+    func chosenEntryIndex(for response: Response) -> Int? {
+        guard let key = response.headers.contentTypeKey else {
+            return response.contentType.flatMap { resolve($0).chosenEntryIndex }
+        }
+        return Resolution.chosenEntryIndex(in: rangeTable, entries: entries, key: key) { response.contentType }
     }
 
     /// The candidates' default serializers, best first; for a typed request (`type` set) only those that can produce

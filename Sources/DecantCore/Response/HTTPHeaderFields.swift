@@ -120,6 +120,9 @@ extension HTTPHeaderFields {
     /// The fields are parsed when a `Content-Type` field is set, not each time this is read.
     public var contentType: MediaType? { extractedContentType }
 
+    /// ``contentType``'s packed key, read without copying the media type.
+    var contentTypeKey: MediaTypeKey? { extractedContentType?.key }
+
     /// WHATWG Fetch "extract a MIME type" over the `Content-Type` fields of `fields`.
     private static func extractContentType(from fields: [Field]) -> MediaType? {
         var result: MediaType?

@@ -22,9 +22,9 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
             self = already
             return
         }
-        box = WrappingBox<Wrapped, Output>(
+        box = DirectBox(
             serializer, id: serializer.serializerID, acceptedMediaRanges: serializer.acceptedMediaRanges,
-            defersParsing: serializer.defersParsing, convert: { $0 })
+            defersParsing: serializer.defersParsing)
     }
 
     /// Creates a serializer from closures.
@@ -106,13 +106,17 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
     /// The wrapped serializer's value for `response` as a `T`, without converting it to `Output` (no `any Sendable`
     /// box), when the wrapped serializer produces exactly `T`; `nil`, without serializing, otherwise.
     @inlinable
-    func serialize<T>(_ response: Response, exactly type: T.Type) throws -> T? {
-        try box.serialize(response, exactly: type)
+    func serialize<T: Sendable>(_ response: Response, exactly type: T.Type) throws -> T? {
+        // A class cast: the box of the wrapped serializer's own output is a `Box<T>` exactly when it produces `T`s.
+        guard let typed = box.ownOutputBox as? Box<T> else { return nil }
+        return try typed.serialize(response)
     }
 
     /// This serializer with its output type restored to `T`, when the wrapped serializer produces exactly `T`: how a
     /// prepared serializer gets a typed serializer out of a registry's erased one, once.
-    func typed<T: Sendable>(as type: T.Type) -> AnyResponseSerializer<T>? { box.typed(as: type) }
+    func typed<T: Sendable>(as type: T.Type) -> AnyResponseSerializer<T>? {
+        (box.ownOutputBox as? Box<T>).map { AnyResponseSerializer<T>(box: $0) }
+    }
 }
 
 /// The storage of an ``AnyResponseSerializer``: one shared, immutable object, so that copying the eraser costs one
@@ -151,19 +155,10 @@ class Box<Output: Sendable>: @unchecked Sendable {
     func serialize(_ response: Response) throws -> Output { try serializeBody(response) }
     func emptyValue(for response: Response) throws -> Output { try emptyBody(response) }
 
-    /// The value as a `T` when the serializer produces exactly `T`; `nil`, serializing nothing, otherwise. Closures
-    /// erased to an existential output say nothing about their values' type until they produce one.
+    /// The box that runs the serializer with its own output type (no conversion): this one for closures, the
+    /// wrapped serializer's ``DirectBox`` for a converting ``WrappingBox``.
     @usableFromInline
-    func serialize<T>(_ response: Response, exactly type: T.Type) throws -> T? {
-        guard ObjectIdentifier(T.self) == ObjectIdentifier(Output.self) else { return nil }
-        return try serializeBody(response) as? T
-    }
-
-    /// See ``AnyResponseSerializer/typed(as:)``.
-    func typed<T: Sendable>(as type: T.Type) -> AnyResponseSerializer<T>? {
-        guard ObjectIdentifier(T.self) == ObjectIdentifier(Output.self) else { return nil }
-        return AnyResponseSerializer<Output>(box: self) as? AnyResponseSerializer<T>
-    }
+    var ownOutputBox: AnyObject { self }
 }
 
 /// Whether values of `output` are `T`s; `nil` when `output` is the `any Sendable` existential, which says nothing
@@ -174,57 +169,64 @@ func output<Produced, T>(_ output: Produced.Type, produces type: T.Type) -> Bool
     return output is T.Type
 }
 
-/// A concrete serializer whose output is converted to `Output`.
-final class WrappingBox<Wrapped: ResponseSerializer, Output: Sendable>: Box<Output>, @unchecked Sendable {
+/// A concrete serializer of `Output`s, called without conversion.
+final class DirectBox<Wrapped: ResponseSerializer>: Box<Wrapped.Output>, @unchecked Sendable {
     let wrapped: Wrapped
+    /// The box of `wrapped` when it is itself an eraser, found once.
+    let nested: Box<Wrapped.Output>?
+
+    init(_ wrapped: Wrapped, id: SerializerID, acceptedMediaRanges: [MediaRange], defersParsing: Bool) {
+        self.wrapped = wrapped
+        nested = (wrapped as? AnyResponseSerializer<Wrapped.Output>)?.box
+        super.init(
+            id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing,
+            emptyValue: { try wrapped.emptyValue(for: $0) }, serialize: { try wrapped.serialize($0) })
+    }
+
+    override var base: (any ResponseSerializer)? { nested.map { $0.base } ?? wrapped }
+    override var outputTypeName: String { nested?.outputTypeName ?? "\(Wrapped.Output.self)" }
+
+    override func produces<T>(_ type: T.Type) -> Bool? {
+        // A wrapped serializer whose own output is erased (a closure serializer of `any Sendable`) says nothing.
+        if let nested { return nested.produces(type) }
+        return output(Wrapped.Output.self, produces: type)
+    }
+
+    override var ownOutputBox: AnyObject { nested?.ownOutputBox ?? self }
+
+    override func serialize(_ response: Response) throws -> Wrapped.Output { try wrapped.serialize(response) }
+    override func emptyValue(for response: Response) throws -> Wrapped.Output {
+        try wrapped.emptyValue(for: response)
+    }
+}
+
+/// A concrete serializer whose output is converted to `Output` (an upcast such as to `any Sendable`).
+final class WrappingBox<Wrapped: ResponseSerializer, Output: Sendable>: Box<Output>, @unchecked Sendable {
+    /// The serializer in its own output type.
+    let direct: DirectBox<Wrapped>
     let convert: @Sendable (Wrapped.Output) -> Output
-    /// `Wrapped.Output`, looked up once.
-    let wrappedOutput = ObjectIdentifier(Wrapped.Output.self)
 
     init(
         _ wrapped: Wrapped, id: SerializerID, acceptedMediaRanges: [MediaRange], defersParsing: Bool,
         convert: @escaping @Sendable (Wrapped.Output) -> Output
     ) {
-        self.wrapped = wrapped
+        let direct = DirectBox(
+            wrapped, id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing)
+        self.direct = direct
         self.convert = convert
         super.init(
             id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing,
-            emptyValue: { convert(try wrapped.emptyValue(for: $0)) }, serialize: { convert(try wrapped.serialize($0)) })
+            emptyValue: { convert(try direct.emptyValue(for: $0)) }, serialize: { convert(try direct.serialize($0)) })
     }
 
-    override var base: (any ResponseSerializer)? {
-        if let inner = wrapped as? AnyResponseSerializer<Wrapped.Output> { return inner.base }
-        return wrapped
-    }
+    override var base: (any ResponseSerializer)? { direct.base }
+    override var outputTypeName: String { direct.outputTypeName }
+    override func produces<T>(_ type: T.Type) -> Bool? { direct.produces(type) }
+    override var ownOutputBox: AnyObject { direct.ownOutputBox }
 
-    override var outputTypeName: String {
-        if let inner = wrapped as? AnyResponseSerializer<Wrapped.Output> { return inner.outputTypeName }
-        return "\(Wrapped.Output.self)"
-    }
-
-    override func produces<T>(_ type: T.Type) -> Bool? {
-        // A wrapped serializer whose own output is erased (a closure serializer of `any Sendable`) says nothing.
-        if let inner = wrapped as? AnyResponseSerializer<Wrapped.Output> { return inner.produces(type) }
-        return output(Wrapped.Output.self, produces: type)
-    }
-
-    override func serialize(_ response: Response) throws -> Output { convert(try wrapped.serialize(response)) }
-    override func emptyValue(for response: Response) throws -> Output { convert(try wrapped.emptyValue(for: response)) }
-
-    override func serialize<T>(_ response: Response, exactly type: T.Type) throws -> T? {
-        guard ObjectIdentifier(T.self) == wrappedOutput else { return nil }
-        // The same type on both sides: the runtime's cast of identical types is a move.
-        return try wrapped.serialize(response) as? T
-    }
-
-    override func typed<T: Sendable>(as type: T.Type) -> AnyResponseSerializer<T>? {
-        if let inner = wrapped as? AnyResponseSerializer<Wrapped.Output> { return inner.typed(as: type) }
-        guard ObjectIdentifier(T.self) == wrappedOutput else { return nil }
-        let typed = AnyResponseSerializer<Wrapped.Output>(
-            box: WrappingBox<Wrapped, Wrapped.Output>(
-                wrapped, id: serializerID, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing,
-                convert: { $0 }))
-        return typed as? AnyResponseSerializer<T>
+    override func serialize(_ response: Response) throws -> Output { convert(try direct.serialize(response)) }
+    override func emptyValue(for response: Response) throws -> Output {
+        convert(try direct.emptyValue(for: response))
     }
 }
 
