@@ -42,19 +42,23 @@ let modules: [Module] = [
         testExclude: ["Fixtures", "jpeg_fixtures.py", "tiff_fixtures.py"]),
     // The one place that needs full Foundation / FoundationNetworking: the `HTTPURLResponse` bridge.
     Module(name: "DecantFoundation", dependencies: ["DecantCore"]),
+    // Raw HTTP/1.1 response messages (RFC 9112) to and from `Response`: the fixtures' format, `curl -si` files. Apart
+    // from the core, which holds the concepts; the conformance kit and the tool read fixtures with it.
+    Module(name: "DecantRawHTTP", dependencies: ["DecantCore"]),
     // The umbrella: re-exports every built-in module and provides `SerializerRegistry.standard`.
     Module(
         name: "Decant",
         dependencies: [
-            "DecantCore", "DecantFoundation", "DecantJSON", "DecantString", "DecantPropertyList", "DecantXMLParser",
-            "DecantXMLDocument", "DecantImage",
+            "DecantCore", "DecantFoundation", "DecantRawHTTP", "DecantJSON", "DecantString", "DecantPropertyList",
+            "DecantXMLParser", "DecantXMLDocument", "DecantImage",
         ],
         testDependencies: ["DecantConformance"]),
     // The fixture-driven conformance kit, a public product so third parties run the same suite on their plugins.
     Module(
         name: "DecantConformance",
         dependencies: [
-            "DecantCore", "DecantJSON", "DecantPropertyList", "DecantXMLParser", "DecantXMLDocument", "DecantImage",
+            "DecantCore", "DecantRawHTTP", "DecantJSON", "DecantPropertyList", "DecantXMLParser", "DecantXMLDocument",
+            "DecantImage",
         ],
         testDependencies: ["Decant"]),
     // The command-line tool. Its output formats are a contract: keep them stable.
@@ -77,7 +81,7 @@ struct Plugin {
 }
 
 let plugins: [Plugin] = [
-    Plugin(name: "DecantCSV"),
+    Plugin(name: "DecantCSV", extraDependencies: ["DecantRawHTTP"]),
     Plugin(name: "DecantForm"),
     Plugin(name: "DecantProblemDetails", extraDependencies: ["DecantXMLParser"]),
     Plugin(name: "DecantCBOR"),

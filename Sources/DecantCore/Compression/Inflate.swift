@@ -37,7 +37,8 @@ package enum Inflate {
     }
 
     /// Decodes a zlib stream (RFC 1950) held in an array; see ``zlib(_:maxOutput:)-(Data,_)``.
-    package static func zlib(_ input: [UInt8], maxOutput: Int = defaultMaxOutput) throws(SerializationError) -> [UInt8] {
+    package static func zlib(_ input: [UInt8], maxOutput: Int = defaultMaxOutput) throws(SerializationError) -> [UInt8]
+    {
         try withBytes(input) { (buffer) throws(SerializationError) in try zlib(buffer, maxOutput: maxOutput) }
     }
 
@@ -68,7 +69,8 @@ package enum Inflate {
     }
 
     /// Decodes a gzip file (RFC 1952) held in an array; see ``gzip(_:maxOutput:)-(Data,_)``.
-    package static func gzip(_ input: [UInt8], maxOutput: Int = defaultMaxOutput) throws(SerializationError) -> [UInt8] {
+    package static func gzip(_ input: [UInt8], maxOutput: Int = defaultMaxOutput) throws(SerializationError) -> [UInt8]
+    {
         try withBytes(input) { (buffer) throws(SerializationError) in try gzip(buffer, maxOutput: maxOutput) }
     }
 

@@ -6,9 +6,10 @@
 
 /// An HTTP response as Decant sees it: status, header fields, where it came from, and the body bytes.
 ///
-/// Build one from raw HTTP/1.1 bytes with ``init(raw:requestMethod:url:limits:)``, from `URLSession` results with the
-/// `DecantFoundation` bridge, or directly with ``init(status:headers:body:url:requestMethod:)``. The media type is
-/// always read from the raw `Content-Type` field (``contentType``), never from `HTTPURLResponse.mimeType`.
+/// Build one from raw HTTP/1.1 bytes with `init(raw:requestMethod:url:limits:)` of the `DecantRawHTTP` module, from
+/// `URLSession` results with the `DecantFoundation` bridge, or directly with
+/// ``init(status:headers:body:url:requestMethod:)``. The media type is always read from the raw `Content-Type` field
+/// (``contentType``), never from `HTTPURLResponse.mimeType`.
 public struct Response: Sendable, Hashable {
     /// The status code, such as 200.
     public var status: Int

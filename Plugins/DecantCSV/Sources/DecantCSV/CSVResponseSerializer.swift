@@ -1,6 +1,7 @@
 public import DecantConformance
 public import DecantCore
 public import DecantJSON
+import DecantRawHTTP
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
