@@ -1,4 +1,5 @@
 import DecantCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

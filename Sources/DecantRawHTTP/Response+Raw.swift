@@ -1,4 +1,5 @@
 public import DecantCore
+
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
 #else
