@@ -46,18 +46,23 @@ let modules: [Module] = [
         testExclude: ["Fixtures", "jpeg_fixtures.py", "tiff_fixtures.py"]),
     // The one place that needs full Foundation / FoundationNetworking: the `HTTPURLResponse` bridge.
     Module(name: "DecantFoundation", dependencies: ["DecantCore"]),
+    // Raw HTTP/1.1 response messages (RFC 9112) to and from `Response`: the fixtures' format, `curl -si` files. Apart
+    // from the core, which holds the concepts; the conformance kit and the tool read fixtures with it.
+    Module(name: "DecantRawHTTP", dependencies: ["DecantCore"]),
     // The umbrella: re-exports every built-in module and provides `SerializerRegistry.standard`.
     Module(
         name: "Decant",
         dependencies: [
-            "DecantCore", "DecantFoundation", "DecantJSON", "DecantString", "DecantPropertyList", "DecantXMLParser",
-            "DecantXMLDocument", "DecantImage",
+            "DecantCore", "DecantFoundation", "DecantRawHTTP", "DecantJSON", "DecantString", "DecantPropertyList",
+            "DecantXMLParser", "DecantXMLDocument", "DecantImage",
         ],
         testDependencies: ["DecantConformance"]),
     // The fixture-driven conformance kit, a public product so third parties run the same suite (and the serializer
-    // rule checks) on their plugins from their test targets. It depends on the core and on DecantJSON (fixtures and
-    // canonical forms are JSON) only, so that a plugin's tests do not build every built-in format.
-    Module(name: "DecantConformance", dependencies: ["DecantCore", "DecantJSON"], testDependencies: ["Decant"]),
+    // rule checks) on their plugins from their test targets. It depends on the core, DecantRawHTTP (fixtures are raw
+    // HTTP messages) and DecantJSON (expectations and canonical forms are JSON) only, so that a plugin's tests do not build every built-in format.
+    Module(
+        name: "DecantConformance", dependencies: ["DecantCore", "DecantRawHTTP", "DecantJSON"],
+        testDependencies: ["Decant"]),
     // The command-line tool. Its output formats are a contract: keep them stable.
     Module(name: "DecantCommandLine", dependencies: ["Decant", "DecantConformance", "DecantJSON"]),
     Module(name: "decant", kind: .executable, dependencies: ["Decant", "DecantCommandLine"]),
@@ -79,7 +84,7 @@ struct Plugin {
 }
 
 let plugins: [Plugin] = [
-    Plugin(name: "DecantCSV"),
+    Plugin(name: "DecantCSV", extraDependencies: ["DecantRawHTTP"]),
     Plugin(name: "DecantForm"),
     Plugin(name: "DecantProblemDetails", extraDependencies: ["DecantXMLParser"]),
     Plugin(name: "DecantCBOR"),

@@ -3,6 +3,7 @@
 @_exported public import DecantImage
 @_exported public import DecantJSON
 @_exported public import DecantPropertyList
+@_exported public import DecantRawHTTP
 @_exported public import DecantString
 @_exported public import DecantXMLDocument
 @_exported public import DecantXMLParser

@@ -1,5 +1,6 @@
 public import DecantCore
 import DecantJSON
+import DecantRawHTTP
 import Foundation
 
 /// Runs fixtures against a registry, also on perturbed copies, and collects the results.

@@ -1,5 +1,6 @@
 public import DecantCore
 public import DecantJSON
+import DecantRawHTTP
 public import Foundation
 
 /// A change to a fixture's message that must not change its outcome, as NIO's decoder verifier drip-feeds bytes.

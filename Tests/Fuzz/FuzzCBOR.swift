@@ -3,7 +3,7 @@
 // of exactly that item; a decoded value's canonical form is valid JSON that JSONParser reads, and its diagnostic
 // notation prints; the lastWins duplicate-key policy accepts whatever the default accepts, with the same canonical
 // form; a tight depth limit only ever fails with limitExceeded.
-// fuzz-modules: DecantCore DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantConformance DecantCBOR
+// fuzz-modules: DecantCore DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConformance DecantCBOR
 // fuzz-seeds: Fixtures/cbor
 // fuzz-max-len: 16384
 import DecantConformance

@@ -3,7 +3,7 @@
 // input; a decoded value's canonical form is valid JSON (written, it parses back to an equal JSON value); a value
 // that parses also parses as a one-element stream and with replaced UTF-8; a tight depth limit fails only with
 // limitExceeded naming maxDepth.
-// fuzz-modules: DecantCore DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantConformance DecantMessagePack
+// fuzz-modules: DecantCore DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConformance DecantMessagePack
 // fuzz-seeds: Fixtures/msgpack
 // fuzz-max-len: 16384
 import DecantConformance

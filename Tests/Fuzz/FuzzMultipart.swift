@@ -4,12 +4,13 @@
 // an error is invalidBody or limitExceeded with an offset inside the body; the parts of every level together are at
 // most maxParts and nesting stays within maxDepth; every part body without a transfer encoding is a slice inside the
 // body at its bodyOffset; parsing again gives the same canonical form.
-// fuzz-modules: DecantCore DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantConformance DecantMultipart
+// fuzz-modules: DecantCore DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConformance DecantMultipart
 // fuzz-seeds: Fixtures/multipart
 // fuzz-max-len: 16384
 import DecantConformance
 import DecantCore
 import DecantJSON
+import DecantRawHTTP
 import FoundationEssentials
 
 /// Parts are decoded by JSON and, for everything else, the raw-bytes serializer.

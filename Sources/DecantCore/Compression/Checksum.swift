@@ -1,7 +1,7 @@
 /// The checksums of the zlib (RFC 1950 §8.2, Adler-32), gzip (RFC 1952 §8) and PNG (PNG §5.5, CRC-32) formats.
-public enum Checksum {
+package enum Checksum {
     /// The Adler-32 checksum of `bytes` (RFC 1950 §8.2), continuing from `initial` (1 for a new checksum).
-    public static func adler32(_ bytes: UnsafeRawBufferPointer, initial: UInt32 = 1) -> UInt32 {
+    package static func adler32(_ bytes: UnsafeRawBufferPointer, initial: UInt32 = 1) -> UInt32 {
         var a = initial & 0xFFFF
         var b = initial >> 16
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return initial }
@@ -61,7 +61,7 @@ public enum Checksum {
 
     /// The CRC-32 of `bytes` (ISO 3309 / ITU-T V.42 polynomial, as in RFC 1952 §8 and PNG §5.5), continuing from
     /// `initial` (0 for a new checksum).
-    public static func crc32(_ bytes: UnsafeRawBufferPointer, initial: UInt32 = 0) -> UInt32 {
+    package static func crc32(_ bytes: UnsafeRawBufferPointer, initial: UInt32 = 0) -> UInt32 {
         var crc = ~initial
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return initial }
         let count = bytes.count
@@ -90,7 +90,7 @@ public enum Checksum {
     }
 
     /// The CRC-32 of `bytes`; see ``crc32(_:initial:)-(UnsafeRawBufferPointer,_)``.
-    public static func crc32(_ bytes: [UInt8], initial: UInt32 = 0) -> UInt32 {
+    package static func crc32(_ bytes: [UInt8], initial: UInt32 = 0) -> UInt32 {
         bytes.withUnsafeBytes { crc32($0, initial: initial) }
     }
 

@@ -135,7 +135,7 @@ public struct AcceptHeader: Sendable, Hashable, CustomStringConvertible {
 
 extension StringProtocol {
     /// The text without leading and trailing HTTP whitespace (SP, HTAB, CR, LF).
-    func trimmingHTTPWhitespace() -> String {
+    package func trimmingHTTPWhitespace() -> String {
         let bytes = Array(utf8)
         return String(decoding: HTTPBytes.trimmed(bytes[...], where: HTTPBytes.isHTTPWhitespace), as: UTF8.self)
     }

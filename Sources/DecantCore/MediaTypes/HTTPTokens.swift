@@ -2,7 +2,7 @@
 // Everything here works on UTF-8 bytes: every delimiter the grammars use is ASCII, so splitting a valid UTF-8
 // string at those bytes never cuts a multi-byte scalar in half.
 
-enum HTTPBytes {
+package enum HTTPBytes {
     /// RFC 9110 `tchar`: ``!#$%&'*+-.^_`|~``, digits and ASCII letters.
     static let tokenTable: [Bool] = {
         var table = [Bool](repeating: false, count: 256)
@@ -14,19 +14,19 @@ enum HTTPBytes {
     }()
 
     @inline(__always)
-    static func isToken(_ byte: UInt8) -> Bool { tokenTable[Int(byte)] }
+    package static func isToken(_ byte: UInt8) -> Bool { tokenTable[Int(byte)] }
 
     /// WHATWG "HTTP whitespace": LF, CR, TAB, SPACE.
     @inline(__always)
-    static func isHTTPWhitespace(_ byte: UInt8) -> Bool {
+    package static func isHTTPWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// RFC 9110 `OWS` bytes: SPACE and TAB.
     @inline(__always)
-    static func isOWS(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+    package static func isOWS(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
-    static func isToken<C: Collection<UInt8>>(_ bytes: C) -> Bool {
+    package static func isToken<C: Collection<UInt8>>(_ bytes: C) -> Bool {
         !bytes.isEmpty && bytes.allSatisfy(isToken)
     }
 
@@ -61,7 +61,7 @@ enum HTTPBytes {
     }
 
     /// ASCII case-insensitive comparison without allocating.
-    static func equalsIgnoringASCIICase(_ lhs: String, _ rhs: String) -> Bool {
+    package static func equalsIgnoringASCIICase(_ lhs: String, _ rhs: String) -> Bool {
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {
@@ -74,7 +74,7 @@ enum HTTPBytes {
     }
 
     /// Removes leading and trailing bytes matching `isSpace`.
-    static func trimmed(_ bytes: ArraySlice<UInt8>, where isSpace: (UInt8) -> Bool) -> ArraySlice<UInt8> {
+    package static func trimmed(_ bytes: ArraySlice<UInt8>, where isSpace: (UInt8) -> Bool) -> ArraySlice<UInt8> {
         var lower = bytes.startIndex
         var upper = bytes.endIndex
         while lower < upper, isSpace(bytes[lower]) { lower += 1 }

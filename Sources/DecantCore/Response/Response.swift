@@ -6,9 +6,10 @@
 
 /// An HTTP response as Decant sees it: status, header fields, where it came from, and the body bytes.
 ///
-/// Build one from raw HTTP/1.1 bytes with ``init(raw:requestMethod:url:limits:)``, from `URLSession` results with the
-/// `DecantFoundation` bridge, or directly with ``init(status:headers:body:url:requestMethod:)``. The media type is
-/// always read from the raw `Content-Type` field (``contentType``), never from `HTTPURLResponse.mimeType`.
+/// Build one from raw HTTP/1.1 bytes with `init(raw:requestMethod:url:limits:)` of the `DecantRawHTTP` module, from
+/// `URLSession` results with the `DecantFoundation` bridge, or directly with
+/// ``init(status:headers:body:url:requestMethod:)``. The media type is always read from the raw `Content-Type` field
+/// (``contentType``), never from `HTTPURLResponse.mimeType`.
 public struct Response: Sendable, Hashable {
     /// The status code, such as 200.
     public var status: Int
@@ -73,36 +74,5 @@ extension Response: CustomStringConvertible {
         for field in headers { text += "\n" + field.description }
         text += "\n\n" + BodySnippet.describe(body, limit: 256)
         return text
-    }
-}
-
-/// Renders a capped, printable snippet of a body for error messages.
-enum BodySnippet {
-    /// `N bytes: "text…"` for text-like bodies, a hex dump of the first bytes otherwise.
-    static func describe(_ body: Data, limit: Int) -> String {
-        if body.isEmpty { return "(empty body)" }
-        let prefix = body.prefix(limit)
-        let size = body.count == 1 ? "1 byte" : "\(body.count) bytes"
-        let truncated = body.count > limit
-        let controlBytes = prefix.filter { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }.count
-        if controlBytes == 0 {
-            var text = ""
-            for scalar in String(decoding: prefix, as: UTF8.self).unicodeScalars {
-                switch scalar {
-                case "\n": text += "\\n"
-                case "\r": text += "\\r"
-                case "\t": text += "\\t"
-                case "\"": text += "\\\""
-                case "\\": text += "\\\\"
-                default: text.unicodeScalars.append(scalar)
-                }
-            }
-            return "\(size): \"\(text)\(truncated ? "…" : "")\""
-        }
-        let hex = prefix.prefix(64).map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }
-        return "\(size): " + hex.joined(separator: " ") + (body.count > 64 ? " …" : "")
     }
 }

@@ -55,34 +55,3 @@ extension RecordDecoder {
         return records
     }
 }
-
-/// What a ``RecordStream`` does with a record that could not be decoded.
-public enum RecordErrorPolicy: String, Sendable, Hashable, CaseIterable {
-    /// The stream ends with the record's error (thrown from `next()`), after every record before it.
-    case stop
-    /// The record is left out and the stream goes on; its error is kept in ``RecordStream/skippedErrors``.
-    case skip
-    /// The record is left out and the stream goes on; when the body ends, `next()` throws one error listing every
-    /// record left out (in ``SerializationError/attempts``), after every record that decoded. The errors are also
-    /// in ``RecordStream/skippedErrors``.
-    case collect
-}
-
-/// How a stream of records is decoded: what happens to a bad record and how large one may be.
-public struct StreamOptions: Sendable, Hashable {
-    /// What happens to a record that cannot be decoded; ``RecordErrorPolicy/stop`` by default.
-    public var errorPolicy: RecordErrorPolicy
-    /// The largest record, in bytes of the body (framing included), that a decoder buffers; 16 MiB by default.
-    /// A larger record is an error of code ``SerializationError/Code/limitExceeded`` for that record, and the
-    /// decoder skips its bytes without keeping them.
-    public var maxRecordBytes: Int
-
-    /// The defaults: stop at the first bad record, records up to 16 MiB.
-    public static let defaultMaxRecordBytes = 16 << 20
-
-    /// Creates options.
-    public init(errorPolicy: RecordErrorPolicy = .stop, maxRecordBytes: Int = StreamOptions.defaultMaxRecordBytes) {
-        self.errorPolicy = errorPolicy
-        self.maxRecordBytes = maxRecordBytes
-    }
-}

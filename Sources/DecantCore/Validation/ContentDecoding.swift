@@ -195,7 +195,8 @@ public struct ContentDecoding: ResponseStage, Hashable {
         }
         if Coding.gzip.signatureMatches(response.body) {
             return "The body starts with gzip's signature (1F 8B) but the response has no Content-Encoding, so it was "
-                + "not decoded: fix the server's headers, or decode it first (`Inflate.gzip(response.body)`)."
+                + "not decoded: fix the server's headers, or set `Content-Encoding: gzip` on the response and decode "
+                + "it with `ContentDecoding()`."
         }
         return nil
     }

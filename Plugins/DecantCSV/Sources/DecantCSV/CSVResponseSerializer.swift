@@ -1,5 +1,6 @@
 public import DecantCore
 public import DecantJSON
+import DecantRawHTTP
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

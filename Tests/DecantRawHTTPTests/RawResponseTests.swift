@@ -1,3 +1,4 @@
+import DecantRawHTTP
 import DecantTestSupport
 import Foundation
 import Testing

@@ -1,0 +1,60 @@
+/// The output of the decoder: a manually managed buffer with eight bytes of slack for word-sized copies.
+///
+/// `package` (with ``init(exactly:)``, ``base``, ``count`` and ``deallocate()``) for the PNG decoder, which reads its
+/// rows in place; nothing outside this package sees it.
+package struct OutputBuffer {
+    /// The first byte; valid until ``deallocate()``.
+    package internal(set) var base: UnsafeMutablePointer<UInt8>
+    /// Bytes allocated, excluding the slack.
+    var capacity: Int
+    /// Bytes written so far.
+    package internal(set) var count = 0
+    let limit: Int
+    let growable: Bool
+
+    static let slack = 16
+
+    /// A buffer that grows up to `limit` bytes.
+    init(growableUpTo limit: Int, hint: Int) throws(SerializationError) {
+        self.limit = max(0, limit)
+        growable = true
+        capacity = min(self.limit, max(1024, min(hint, 64 << 20)))
+        base = .allocate(capacity: capacity + OutputBuffer.slack)
+    }
+
+    /// A buffer of exactly `size` bytes, for callers that know the decompressed size (PNG).
+    package init(exactly size: Int) {
+        limit = size
+        growable = false
+        capacity = size
+        base = .allocate(capacity: size + OutputBuffer.slack)
+    }
+
+    /// Frees the bytes; the buffer must not be used afterwards.
+    package func deallocate() { base.deallocate() }
+
+    func makeArray() -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0 { buffer.baseAddress!.update(from: base, count: count) }
+            initialized = count
+        }
+    }
+
+    /// Makes room for `needed` more bytes, or throws when that would pass the limit.
+    mutating func reserve(_ needed: Int) throws(SerializationError) {
+        let required = count + needed
+        guard required <= limit else {
+            if growable { throw Inflate.limit(limit) }
+            throw SerializationError(
+                code: .invalidBody,
+                message: "The compressed data holds more than the \(limit) bytes expected; the data is corrupt.")
+        }
+        guard required > capacity else { return }
+        let newCapacity = min(limit, max(required, capacity * 2))
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity + OutputBuffer.slack)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+}

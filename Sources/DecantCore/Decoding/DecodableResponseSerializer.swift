@@ -1,0 +1,41 @@
+/// A serializer that decodes `Value` with a ``ResponseDecoder``: the bridge between decoders and chains.
+///
+/// ```swift
+/// let chain = ResponseChain(DecodableResponseSerializer<User>(decoder: jsonDecoder))
+/// let user = try chain.serialize(response)
+/// ```
+public struct DecodableResponseSerializer<Value: Decodable & Sendable>: ResponseSerializer {
+    /// The decoder.
+    public let decoder: any ResponseDecoder
+
+    /// Creates the serializer.
+    public init(decoder: any ResponseDecoder) { self.decoder = decoder }
+
+    /// The decoder's ranges.
+    public var acceptedMediaRanges: [MediaRange] { decoder.acceptedMediaRanges }
+    /// The decoder's id.
+    public var serializerID: SerializerID { decoder.decoderID }
+
+    /// Decodes the body.
+    public func serialize(_ response: Response) throws -> Value {
+        try decoder.decode(Value.self, from: response)
+    }
+
+    /// `Value.emptyResponseValue` when `Value` is ``EmptyResponseDecodable`` (``EmptyResponse``, optionals), else
+    /// ``SerializationError/Code/emptyBody`` saying how to accept empty responses.
+    public func emptyValue(for response: Response) throws -> Value {
+        try Self.emptyValue(for: response, serializerID: serializerID)
+    }
+
+    static func emptyValue(for response: Response, serializerID: SerializerID) throws(SerializationError) -> Value {
+        if let empty = Value.self as? any EmptyResponseDecodable.Type, let value = empty.emptyResponseValue as? Value {
+            return value
+        }
+        throw SerializationError(
+            code: .emptyBody,
+            message: "The response is empty, and \(Value.self) cannot be decoded from nothing. Decode an optional "
+                + "(\(Value.self)?) or EmptyResponse when empty responses are expected, or make \(Value.self) "
+                + "conform to EmptyResponseDecodable.",
+            mediaType: response.contentType, serializerID: serializerID, response: response)
+    }
+}

@@ -1,0 +1,57 @@
+extension SerializerRegistry {
+    /// Decodes a `T` from `response` with the decoder of the format its media type resolves to, behind the default
+    /// validation (body size limit, acceptable statuses, empty-body policy).
+    ///
+    /// The candidates are the installed serializers matching the media type, most specific first; the first whose
+    /// factory has a ``ResponseDecoder`` decodes. An empty response gives `T.emptyResponseValue` when `T` is
+    /// ``EmptyResponseDecodable`` (optionals and ``EmptyResponse`` are).
+    ///
+    /// - Throws: ``SerializationError``: ``SerializationError/Code/noSerializer`` when no installed format with
+    ///   `Decodable` support accepts the media type; the status, empty-body and decoding errors otherwise.
+    public func decode<T: Decodable & Sendable>(
+        _ type: T.Type,
+        from response: Response,
+        sniffing: SniffingPolicy = .trustHeader,
+        statusCodes: StatusCodes = .success,
+        emptyBodyPolicy: EmptyBodyPolicy = .default
+    ) throws(SerializationError) -> T {
+        let resolution = resolve(response, sniffing: sniffing)
+        let decoders = resolution.candidates.compactMap { candidate -> (any ResponseDecoder)? in
+            guard let factory = entry(for: candidate.id)?.factory else { return nil }
+            return try? factory.makeResponseDecoder(configuration: [:])
+        }
+        let serializers = decoders.map { DecodableResponseSerializer<T>(decoder: $0).eraseToAnySerializer() }
+        let compound = CompoundSerializer(serializers, sniffing: sniffing, id: "registry")
+        var chain = ResponseChain(
+            RegistryDecodingSerializer(compound: compound),
+            statusValidation: StatusCodeValidation(acceptable: statusCodes, errorBodyDecoding: .none),
+            emptyBodyPolicy: emptyBodyPolicy)
+        chain.mediaTypeValidation = nil
+        if serializers.isEmpty, emptyBodyPolicy.emptinessReason(for: response) == nil {
+            let withDecoders = entries.filter { (try? $0.factory.makeResponseDecoder(configuration: [:])) != nil }
+            let accepted = withDecoders.flatMap(\.mediaRanges).map(\.description).joined(separator: ", ")
+            let type = resolution.mediaType.map { "the media type \($0.essence)" } ?? "a response without Content-Type"
+            if let error = chain.statusValidation.error(for: response, serializer: compound) { throw error }
+            throw SerializationError(
+                code: .noSerializer,
+                message: "No installed format can decode \(T.self) from \(type); formats with Decodable support accept "
+                    + "\(accepted.isEmpty ? "nothing (install one, such as .json)" : accepted).",
+                mediaType: resolution.mediaType, response: response)
+        }
+        return try chain.serialize(response)
+    }
+}
+
+/// The registry's decoding compound, with the empty value taken from `Value` itself (no decoder needed).
+private struct RegistryDecodingSerializer<Value: Decodable & Sendable>: ResponseSerializer {
+    let compound: CompoundSerializer<Value>
+
+    var acceptedMediaRanges: [MediaRange] { compound.acceptedMediaRanges }
+    var serializerID: SerializerID { compound.serializerID }
+
+    func serialize(_ response: Response) throws -> Value { try compound.serialize(response) }
+
+    func emptyValue(for response: Response) throws -> Value {
+        try DecodableResponseSerializer<Value>.emptyValue(for: response, serializerID: serializerID)
+    }
+}
