@@ -134,7 +134,7 @@ public struct ConformanceRunner: Sendable {
             }
         }
         var compound = CompoundSerializer(serializers, sniffing: sniffing, id: "compound")
-        compound.triesNonMatchingSerializers = expectation["triesNonMatching"]?.boolValue ?? false
+        compound.triesNonMatching = expectation["triesNonMatching"]?.boolValue ?? false
         let statusValidation = StatusCodeValidation(
             acceptable: statusCodes, errorBodyDecoding: .serializer(compound.eraseOutput()))
         var chain = ResponseChain(

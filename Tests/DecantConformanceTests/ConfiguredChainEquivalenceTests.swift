@@ -14,7 +14,7 @@ import Testing
                 try registry.serializer(id: "json", configuration: ["maxDepth": 64]),
                 try registry.serializer(id: "string"),
             ],
-            sniffing: .sniffWhenGeneric, ordering: .mostSpecificFirst)
+            sniffing: .sniffWhenGeneric, order: .mostSpecificFirst)
         var chain = ResponseChain(
             ChoiceReportingSerializer(compound),
             preprocessors: [

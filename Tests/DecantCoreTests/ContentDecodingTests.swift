@@ -236,7 +236,7 @@ import Testing
         #expect(try chain.serialize(response) == "json:" + String(decoding: Self.plain, as: UTF8.self))
 
         // A serializer's error after decoding carries the decoded response; a decoding error the response as sent.
-        var integers = ResponseChain(IntegerSerializer(ranges: [MediaRange("application/json")!]))
+        var integers = ResponseChain(IntegerSerializer(ranges: [MediaRange("application/json")]))
         integers.preprocessors = [ContentDecoding()]
         let parseError = #expect(throws: SerializationError.self) { try integers.serialize(response) }
         #expect(parseError?.code == .invalidBody)
@@ -390,7 +390,7 @@ import Testing
     struct IntegerFactory: SerializerFactory {
         var id: SerializerID { "integer" }
         var summary: String { "Decimal digits (tests)." }
-        var mediaRanges: [MediaRange] { [MediaRange("application/json")!] }
+        var mediaRanges: [MediaRange] { [MediaRange("application/json")] }
         func makeSerializer(options: Void) -> IntegerSerializer { IntegerSerializer(ranges: mediaRanges) }
     }
 

@@ -221,7 +221,7 @@ import Testing
         do {
             let value = try body()
             return "value \(value.value) by \(value.serializerID) as \(value.mediaType?.description ?? "-")\n"
-                + value.resolution.description
+                + (value.resolution?.description ?? "")
         } catch {
             return "error " + summary(of: error)
         }

@@ -9,7 +9,7 @@ import Testing
 @Suite struct ResolutionRuleTests {
     /// Splits `text/csv` bodies into rows of comma-separated fields; an unterminated quote is an error at its offset.
     struct RowsSerializer: ResponseSerializer {
-        var acceptedMediaRanges: [MediaRange] { [MediaRange("text/csv")!] }
+        var acceptedMediaRanges: [MediaRange] { [MediaRange("text/csv")] }
         var serializerID: SerializerID { "acme.csv" }
 
         func serialize(_ response: Response) throws -> [[String]] {
@@ -28,7 +28,7 @@ import Testing
 
     /// Accepts `text/csv` and returns a closure that would read the body later: it parses nothing now.
     struct DeferredRowsSerializer: ResponseSerializer {
-        var acceptedMediaRanges: [MediaRange] { [MediaRange("text/csv")!] }
+        var acceptedMediaRanges: [MediaRange] { [MediaRange("text/csv")] }
         var serializerID: SerializerID { "acme.lazyCSV" }
         var defersParsing: Bool { true }
         func serialize(_ response: Response) throws -> String { "unparsed" }
@@ -68,7 +68,7 @@ import Testing
         #expect(result.attempts.map(\.serializerID) == ["acme.csv"])
         #expect(result.attempts.first?.code == .invalidBody)
         #expect(result.attempts.first?.offset == 2)
-        #expect(result.resolution.chosen?.id == "acme.csv")
+        #expect(result.resolution?.chosen?.id == "acme.csv")
         #expect(result.description.contains("failed: acme.csv (invalidBody)"))
         #expect(result.description.hasSuffix("produced by: acme.csvText"))
     }
@@ -121,7 +121,7 @@ import Testing
             FixedFactory(serializer: TaggingSerializer("first", "text/csv")),
             FixedFactory(serializer: RowsSerializer()),
             FixedFactory(
-                serializer: AnyResponseSerializer<String>(id: "second", acceptedMediaRanges: [MediaRange("text/csv")!])
+                serializer: AnyResponseSerializer<String>(id: "second", acceptedMediaRanges: [MediaRange("text/csv")])
                 {
                     "second:" + String(decoding: $0.body, as: UTF8.self)
                 }),
@@ -164,7 +164,7 @@ import Testing
     @Test func compoundReportsAttemptsBeforeItsSuccess() throws {
         let compound = CompoundSerializer<String>([
             TaggingSerializer("one", "text/plain").eraseToAnySerializer(),
-            AnyResponseSerializer(id: "lazy", acceptedMediaRanges: [MediaRange("text/plain")!], defersParsing: true) {
+            AnyResponseSerializer(id: "lazy", acceptedMediaRanges: [MediaRange("text/plain")], defersParsing: true) {
                 _ in "lazy"
             },
             TaggingSerializer("two", "text/*").eraseToAnySerializer(),
@@ -184,7 +184,7 @@ import Testing
         struct ErasedFactory: SerializerFactory {
             var id: SerializerID { "erased" }
             var summary: String { "Produces an Int behind `any Sendable` (tests)." }
-            var mediaRanges: [MediaRange] { [MediaRange("text/plain")!] }
+            var mediaRanges: [MediaRange] { [MediaRange("text/plain")] }
             func makeSerializer(options: Void) -> AnyResponseSerializer<any Sendable> {
                 AnyResponseSerializer<any Sendable>(id: "erased", acceptedMediaRanges: mediaRanges) { _ in 42 }
             }

@@ -193,7 +193,7 @@ import Testing
 
     @Test func reportsEveryAttemptWhenAllFail() {
         var compound = Self.compound
-        compound.triesNonMatchingSerializers = true
+        compound.triesNonMatching = true
         let error = #expect(throws: SerializationError.self) {
             try compound.serialize(.make(type: "text/csv", body: "!nope"))
         }
@@ -211,7 +211,7 @@ import Testing
         #expect(error?.code == .noSerializer)
         #expect(error?.message.contains("application/xml") == true)
         var compound = Self.compound
-        compound.triesNonMatchingSerializers = true
+        compound.triesNonMatching = true
         #expect(try compound.serialize(response) == "csv:<a/>")
     }
 
@@ -304,7 +304,7 @@ import Testing
         ])
         let response = Response.make(type: "text/plain", body: "x")
         #expect(compound.plan(for: response).map(\.serializer.serializerID) == ["plain", "anyText"])
-        compound.ordering = .asListed
+        compound.order = .asListed
         #expect(compound.plan(for: response).map(\.serializer.serializerID) == ["anyText", "plain"])
     }
 }

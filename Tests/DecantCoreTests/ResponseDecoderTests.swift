@@ -6,7 +6,7 @@ import Testing
 /// A test decoder backed by Foundation's `JSONDecoder`, standing in for a format module's decoder.
 struct FoundationJSONTestDecoder: ResponseDecoder {
     var decoderID: SerializerID { "testJSON" }
-    var acceptedMediaRanges: [MediaRange] { [MediaRange("application/json")!, MediaRange("application/*+json")!] }
+    var acceptedMediaRanges: [MediaRange] { [MediaRange("application/json"), MediaRange("application/*+json")] }
 
     func decode<T: Decodable>(_ type: T.Type, from response: Response) throws -> T {
         do {

@@ -100,12 +100,12 @@ import Testing
         struct Disagreeing: SerializerFactory {
             var id: SerializerID { "acme.yaml" }
             var summary: String { "Claims one thing, builds another (tests)." }
-            var mediaRanges: [MediaRange] { [MediaRange("application/yaml")!] }
+            var mediaRanges: [MediaRange] { [MediaRange("application/yaml")] }
             func makeSerializer(options: Void) -> TaggingSerializer { TaggingSerializer("yaml", "text/yaml") }
         }
         var registry = SerializerRegistry()
         let conflicts = registry.install(SerializerModule(name: "Acme", factories: [Disagreeing()]))
-        #expect(conflicts.map(\.kind) == [.serializerRanges([MediaRange("text/yaml")!]), .serializerID])
+        #expect(conflicts.map(\.kind) == [.serializerRanges([MediaRange("text/yaml")]), .serializerID])
         #expect(conflicts.last?.other == "yaml")
         #expect(
             conflicts.last?.description.contains("Make the serializer's serializerID return the factory's id") == true)
@@ -159,7 +159,7 @@ import Testing
     struct ErasedCountingFactory: SerializerFactory {
         var id: SerializerID { "erasedCount" }
         var summary: String { "Counts body bytes, output erased (tests)." }
-        var mediaRanges: [MediaRange] { [MediaRange("text/plain")!] }
+        var mediaRanges: [MediaRange] { [MediaRange("text/plain")] }
         func makeSerializer(options: Void) -> AnyResponseSerializer<any Sendable> {
             AnyResponseSerializer(id: id, acceptedMediaRanges: mediaRanges) { response in response.body.count }
         }

@@ -33,7 +33,7 @@ private struct LinesSerializer: StreamingResponseSerializer {
         }
     }
 
-    var acceptedMediaRanges: [MediaRange] { [MediaRange("text/x-lines")!] }
+    var acceptedMediaRanges: [MediaRange] { [MediaRange("text/x-lines")] }
     var serializerID: SerializerID { "test.lines" }
 
     func makeRecordDecoder(for head: Response, options: StreamOptions) throws(SerializationError) -> Decoder {
@@ -285,7 +285,7 @@ private let head = Response(status: 200, headers: ["Content-Type": "text/x-lines
 private struct LinesFactory: SerializerFactory {
     var id: SerializerID { "test.lines" }
     var summary: String { "Lines, for the streaming tests." }
-    var mediaRanges: [MediaRange] { [MediaRange("text/x-lines")!] }
+    var mediaRanges: [MediaRange] { [MediaRange("text/x-lines")] }
     var defaultOptions: Void { () }
     func makeSerializer(options: Void) throws -> LinesSerializer { LinesSerializer() }
     func options(from configuration: ConfigurationOptions) throws {}

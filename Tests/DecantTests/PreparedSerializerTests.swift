@@ -71,7 +71,7 @@ import Testing
         let prepared = try SerializerRegistry.standard.prepare(for: Self.json, as: JSONValue.self)
         #expect(prepared.serializerID == "json")
         #expect(prepared.resolution.chosen?.id == "json")
-        #expect(prepared.acceptedMediaRanges == [MediaRange("application/json")!])
+        #expect(prepared.acceptedMediaRanges == [MediaRange("application/json")])
     }
 
     @Test func aResponseOfAnotherTypeIsRejectedByTheMediaTypeStage() throws {
@@ -117,11 +117,11 @@ import Testing
 
     @Test func theNextCandidateOfTheSameTypeIsTriedAndBothErrorsKept() throws {
         // Two serializers of the same output for one type: the first fails, the second produces the value.
-        let failing = AnyResponseSerializer<String>(id: "acme.first", acceptedMediaRanges: [MediaRange("text/x-two")!])
+        let failing = AnyResponseSerializer<String>(id: "acme.first", acceptedMediaRanges: [MediaRange("text/x-two")])
         {
             _ in throw SerializationError(code: .invalidBody, message: "first refuses")
         }
-        let working = AnyResponseSerializer<String>(id: "acme.second", acceptedMediaRanges: [MediaRange("text/x-two")!])
+        let working = AnyResponseSerializer<String>(id: "acme.second", acceptedMediaRanges: [MediaRange("text/x-two")])
         {
             String(decoding: $0.body, as: UTF8.self)
         }

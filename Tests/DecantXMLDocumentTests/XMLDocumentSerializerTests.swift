@@ -50,7 +50,7 @@ import Testing
     @Test func factoryBuildsFromConfiguration() throws {
         let factory = XMLDocumentSerializerFactory()
         let serializer = try factory.makeSerializer(configuration: ["mediaRanges": ["application/x-custom+xml"]])
-        #expect(serializer.acceptedMediaRanges == [MediaRange("application/x-custom+xml")!])
+        #expect(serializer.acceptedMediaRanges == [MediaRange("application/x-custom+xml")])
         #expect(serializer.options == XMLParsingOptions())
         let defaults = try factory.makeSerializer(configuration: [:])
         #expect(defaults.acceptedMediaRanges == XMLDocumentResponseSerializer.defaultMediaRanges)

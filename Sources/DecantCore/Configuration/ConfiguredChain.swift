@@ -44,8 +44,8 @@ extension ConfiguredChain {
         globalAliases: [ChainConfiguration.MediaTypeAlias], errorDecoding: StatusCodeValidation.ErrorBodyDecoding
     ) -> ConfiguredChain {
         let compound = CompoundSerializer(
-            serializers, sniffing: settings.sniffing, triesNonMatchingSerializers: settings.triesNonMatching,
-            ordering: settings.order, id: SerializerID(rawValue: "chain") ?? "compound")
+            serializers, sniffing: settings.sniffing, triesNonMatching: settings.triesNonMatching,
+            order: settings.order, id: SerializerID(rawValue: "chain") ?? "compound")
         var preprocessors: [any ResponseStage] = [BodySizeLimit(maxBytes: settings.maxBodyBytes)]
         // As in code (`ResponseChain.defaultPreprocessors`): bodies that still carry their coding's signature are
         // decoded, unless the chain lists `contentDecoding`, which always decodes.

@@ -20,7 +20,3 @@ public struct LoadedConfiguration: Sendable {
     }
 }
 
-extension SerializationError.Code {
-    /// A configuration has no chain with the requested name.
-    public static let unknownChain = SerializationError.Code("unknownChain")
-}

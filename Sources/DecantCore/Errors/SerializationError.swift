@@ -27,6 +27,8 @@ public struct SerializationError: Error, Sendable {
 
         /// The status code is not in the acceptable set.
         public static let unacceptableStatusCode = Code("unacceptableStatusCode")
+        /// A configuration has no chain with the requested name.
+        public static let unknownChain = Code("unknownChain")
         /// The media type is not one the serializer or chain accepts.
         public static let unacceptableMediaType = Code("unacceptableMediaType")
         /// The response has no `Content-Type` and the chain requires one.

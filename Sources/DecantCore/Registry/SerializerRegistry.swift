@@ -318,51 +318,9 @@ extension SerializerRegistry.Entry {
     }
 }
 
-/// A value produced by a registry, with the serializer that produced it and the attempts that failed before it.
-public struct SerializedValue: Sendable, CustomStringConvertible {
-    /// The value; its type is the producing serializer's output type.
-    public let value: any Sendable
-    /// The serializer that produced it (not always the resolution's choice: see ``attempts``).
-    public let serializerID: SerializerID
-    /// The media type it was resolved by.
-    public let mediaType: MediaType?
-    /// How the serializer was chosen.
-    public let resolution: Resolution
-    /// The errors of the serializers tried before ``serializerID`` succeeded, in order; empty when the chosen
-    /// serializer produced the value.
-    public let attempts: [SerializationError]
-
-    /// Creates a value record.
-    public init(
-        value: any Sendable, serializerID: SerializerID, mediaType: MediaType?, resolution: Resolution,
-        attempts: [SerializationError] = []
-    ) {
-        self.value = value
-        self.serializerID = serializerID
-        self.mediaType = mediaType
-        self.resolution = resolution
-        self.attempts = attempts
-    }
-
-    /// The resolution trace followed by what happened: each failed attempt and the serializer that produced the
-    /// value.
-    ///
-    /// ```
-    /// media type: text/csv (from Content-Type)
-    /// ...
-    /// chosen: acme.csv
-    /// failed: acme.csv (invalidBody): ...
-    /// produced by: string
-    /// ```
-    public var description: String {
-        var lines = [resolution.description]
-        for attempt in attempts {
-            lines.append("failed: \(attempt.serializerID?.rawValue ?? "?") (\(attempt.code)): \(attempt.message)")
-        }
-        lines.append("produced by: \(serializerID)")
-        return lines.joined(separator: "\n")
-    }
-}
+/// A value produced by a registry: its ``Chosen`` record with the output type erased, the resolution and the media
+/// type filled in.
+public typealias SerializedValue = Chosen<any Sendable>
 
 extension SerializationError {
     /// The error for a value of another type than the one requested.

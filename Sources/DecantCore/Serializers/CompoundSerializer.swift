@@ -5,7 +5,7 @@
 /// 1. serializers whose ranges match the response's media type, most specific match first (ties keep the order
 ///    given), or exactly in the given order with ``SerializerOrdering/asListed``;
 /// 2. when ``sniffing`` finds a different type in the body, serializers matching that sniffed type;
-/// 3. when ``triesNonMatchingSerializers`` is set, every other serializer, in the order given.
+/// 3. when ``triesNonMatching`` is set, every other serializer, in the order given.
 ///
 /// A resolution never hides a failure (unlike AFNetworking's compound serializer, which threw every loser's error
 /// away):
@@ -19,7 +19,7 @@
 ///   body is not tried either (`string` through `text/*` after the CSV serializer rejected a `text/csv` body): it
 ///   cannot judge that format, so its success would hide the format's error.
 ///
-/// A typed request through a registry (``SerializerRegistry/serialize(_:as:)``) builds its compound only from the
+/// A typed request through a registry (``SerializerRegistry/serialize(_:as:sniffing:statusCodes:emptyBodyPolicy:)``) builds its compound only from the
 /// serializers that produce the requested type. Status codes and empty bodies are not this type's concern:
 /// wrap it in a ``ResponseChain`` (which checks the status first, so a 404 is reported as a 404, not as the JSON
 /// error of its HTML error page).
@@ -28,12 +28,13 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
     public var serializers: [AnyResponseSerializer<Output>]
     /// When the body may override the header's media type.
     public var sniffing: SniffingPolicy
-    /// Whether serializers whose ranges do not match are tried after the matching ones.
-    public var triesNonMatchingSerializers: Bool
+    /// Whether serializers whose ranges do not match are tried after the matching ones (`triesNonMatching` in a
+    /// chain configuration).
+    public var triesNonMatching: Bool
     /// The id reported for the compound itself.
     public var serializerID: SerializerID
-    /// How matching serializers are ordered.
-    public var ordering: Ordering
+    /// How matching serializers are ordered (`order` in a chain configuration).
+    public var order: Ordering
     /// Whether, once a serializer rejected the body, only serializers matching the media type at least as
     /// specifically are tried (a registry's rule; off for compounds built by hand, which try their list in order).
     var fallsBackOnlyAsSpecifically = false
@@ -45,15 +46,29 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
     public init(
         _ serializers: [AnyResponseSerializer<Output>],
         sniffing: SniffingPolicy = .sniffWhenGeneric,
-        triesNonMatchingSerializers: Bool = false,
-        ordering: Ordering = .mostSpecificFirst,
+        triesNonMatching: Bool = false,
+        order: Ordering = .mostSpecificFirst,
         id: SerializerID = "compound"
     ) {
         self.serializers = serializers
         self.sniffing = sniffing
-        self.triesNonMatchingSerializers = triesNonMatchingSerializers
-        self.ordering = ordering
+        self.triesNonMatching = triesNonMatching
+        self.order = order
         self.serializerID = id
+    }
+
+    /// The old name of ``triesNonMatching``.
+    @available(*, deprecated, renamed: "triesNonMatching")
+    public var triesNonMatchingSerializers: Bool {
+        get { triesNonMatching }
+        set { triesNonMatching = newValue }
+    }
+
+    /// The old name of ``order``.
+    @available(*, deprecated, renamed: "order")
+    public var ordering: Ordering {
+        get { order }
+        set { order = newValue }
     }
 
     /// Every range of every serializer, without duplicates, in order.
@@ -78,7 +93,7 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
             }
             // Stable: equal specificity keeps the given order.
             let ordered =
-                ordering == .asListed
+                order == .asListed
                 ? ranked
                 : ranked.enumerated().sorted(by: {
                     $0.element.1 != $1.element.1 ? $0.element.1 > $1.element.1 : $0.offset < $1.offset
@@ -90,7 +105,7 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
         }
         add(matching: header)
         if source.isSniffed { add(matching: effective) }
-        if triesNonMatchingSerializers {
+        if triesNonMatching {
             for index in serializers.indices where !used.contains(index) {
                 plan.append((serializers[index], effective ?? header))
             }

@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// struct LinesSerializer: StreamingResponseSerializer {
-///     var acceptedMediaRanges: [MediaRange] { [MediaRange("text/x-lines")!] }
+///     var acceptedMediaRanges: [MediaRange] { [MediaRange("text/x-lines")] }
 ///     var serializerID: SerializerID { "acme.lines" }
 ///     func makeRecordDecoder(for head: Response, options: StreamOptions) throws(SerializationError) -> LineDecoder {
 ///         LineDecoder(maxRecordBytes: options.maxRecordBytes)
