@@ -222,8 +222,8 @@ extension MediaRange: ExpressibleByStringLiteral {
     /// A range written in code, such as `"application/json"`, `"image/*"` or `"*/*+xml"`:
     /// `let ranges: [MediaRange] = ["application/json", "text/*"]`.
     ///
-    /// The literal is source code, never input: one that is not a valid range (see ``init(_:)``) stops the program
-    /// with a message naming it. Parse ranges that come from input or configuration with ``init(parsing:)``.
+    /// The literal is source code, never input: one that is not a valid range (see ``init(parsing:)``) stops the program
+    /// with a message naming it. Parse ranges that come from input or configuration with that initializer.
     public init(stringLiteral value: String) {
         guard let range = MediaRange(value as String) else {
             preconditionFailure("'\(value)' is not a media range: write type/subtype, type/*, */*+suffix or */*.")
