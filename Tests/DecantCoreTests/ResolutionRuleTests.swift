@@ -121,8 +121,7 @@ import Testing
             FixedFactory(serializer: TaggingSerializer("first", "text/csv")),
             FixedFactory(serializer: RowsSerializer()),
             FixedFactory(
-                serializer: AnyResponseSerializer<String>(id: "second", acceptedMediaRanges: [MediaRange("text/csv")])
-                {
+                serializer: AnyResponseSerializer<String>(id: "second", acceptedMediaRanges: [MediaRange("text/csv")]) {
                     "second:" + String(decoding: $0.body, as: UTF8.self)
                 }),
         ])

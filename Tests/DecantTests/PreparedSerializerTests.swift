@@ -117,8 +117,7 @@ import Testing
 
     @Test func theNextCandidateOfTheSameTypeIsTriedAndBothErrorsKept() throws {
         // Two serializers of the same output for one type: the first fails, the second produces the value.
-        let failing = AnyResponseSerializer<String>(id: "acme.first", acceptedMediaRanges: [MediaRange("text/x-two")])
-        {
+        let failing = AnyResponseSerializer<String>(id: "acme.first", acceptedMediaRanges: [MediaRange("text/x-two")]) {
             _ in throw SerializationError(code: .invalidBody, message: "first refuses")
         }
         let working = AnyResponseSerializer<String>(id: "acme.second", acceptedMediaRanges: [MediaRange("text/x-two")])

@@ -19,4 +19,3 @@ public struct LoadedConfiguration: Sendable {
         throw SerializationError(code: .unknownChain, message: message)
     }
 }
-

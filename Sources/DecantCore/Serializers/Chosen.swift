@@ -46,4 +46,3 @@ public struct Chosen<Value: Sendable>: Sendable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 }
-
