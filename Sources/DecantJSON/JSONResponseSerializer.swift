@@ -98,29 +98,29 @@ public struct JSONSerializerFactory: SerializerFactory {
     /// The default ranges: `application/json`, `text/json`, `text/javascript`, `*/*+json`.
     public var mediaRanges: [MediaRange] { JSONResponseSerializer.defaultMediaRanges }
 
-    /// The options the factory understands.
-    public var optionSchema: [SerializerOption] {
+    /// The options, each said once: the schema and the reading of configuration options are derived from them.
+    public var optionKeys: [OptionKey<Options>] {
         [
-            SerializerOption(
-                "allowsFragments", .bool, default: true,
+            .bool(
+                "allowsFragments", \.parsing.allowsFragments,
                 summary: "Whether a top-level scalar such as 1 or \"text\" is accepted (RFC 8259 §2)."),
-            SerializerOption(
-                "maxDepth", .integer(1...100_000), default: 512,
+            .integer(
+                "maxDepth", \.parsing.maxDepth, in: 1...100_000,
                 summary: "The deepest nesting of arrays and objects accepted."),
-            SerializerOption(
-                "duplicateKeys", .string(allowed: JSONParsingOptions.DuplicateKeyPolicy.allCases.map(\.rawValue)),
-                default: "lastWins", summary: "What to do with a repeated object key: keep the last value, or reject."),
-            SerializerOption(
-                "removesKeysWithNullValues", .bool, default: false,
+            .choice(
+                "duplicateKeys", \.parsing.duplicateKeys,
+                summary: "What to do with a repeated object key: keep the last value, or reject."),
+            .bool(
+                "removesKeysWithNullValues", \.parsing.removesKeysWithNullValues,
                 summary: "Whether members whose value is null are removed from every object."),
-            SerializerOption(
-                "maxBytes", .integer(1...Int(UInt32.max) - 64), default: .integer(64 * 1024 * 1024),
+            .integer(
+                "maxBytes", \.parsing.maxBytes, in: 1...Int(UInt32.max) - 64,
                 summary: "The largest body parsed, in bytes."),
-            SerializerOption("emptyValue", .any, default: .null, summary: "The value of an empty response."),
-            SerializerOption(
-                "mediaRanges", .mediaRangeArray,
-                default: .array(JSONResponseSerializer.defaultMediaRanges.map { .string($0.description) }),
-                summary: "The media ranges the serializer accepts."),
+            OptionKey(
+                "emptyValue", .any, summary: "The value of an empty response.",
+                defaultValue: { ConfigurationValue($0.parsing.emptyValue) },
+                apply: { value, options, _ in options.parsing.emptyValue = JSONValue(value) }),
+            .mediaRanges(\.mediaRanges, example: "application/json"),
         ]
     }
 
@@ -131,34 +131,23 @@ public struct JSONSerializerFactory: SerializerFactory {
     public func makeSerializer(options: Options) -> JSONResponseSerializer {
         JSONResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
     }
+}
 
-    /// Converts configuration options (already checked against ``optionSchema``).
-    public func options(from configuration: ConfigurationOptions) throws -> Options {
-        var options = Options()
-        if case .bool(let value)? = configuration["allowsFragments"] { options.parsing.allowsFragments = value }
-        switch configuration["maxDepth"] {
-        case .integer(let value)?: options.parsing.maxDepth = value
-        case .number(let value)?: options.parsing.maxDepth = Int(value)
-        default: break
+extension ConfigurationValue {
+    /// The configuration value of a JSON value (numbers as integers when they are exact ones, else as doubles;
+    /// object members by key, a repeated key's last value winning).
+    public init(_ value: JSONValue) {
+        switch value.kind {
+        case .null: self = .null
+        case .bool: self = .bool(value.boolValue ?? false)
+        case .number: self = value.intValue.map { .integer($0) } ?? .number(value.doubleValue ?? 0)
+        case .string: self = .string(value.stringValue ?? "")
+        case .array: self = .array(value.elements.map(ConfigurationValue.init))
+        case .object:
+            var members: [String: ConfigurationValue] = [:]
+            for (key, member) in value.members { members[key] = ConfigurationValue(member) }
+            self = .object(members)
         }
-        if case .string(let value)? = configuration["duplicateKeys"],
-            let policy = JSONParsingOptions.DuplicateKeyPolicy(rawValue: value)
-        {
-            options.parsing.duplicateKeys = policy
-        }
-        if case .bool(let value)? = configuration["removesKeysWithNullValues"] {
-            options.parsing.removesKeysWithNullValues = value
-        }
-        switch configuration["maxBytes"] {
-        case .integer(let value)?: options.parsing.maxBytes = value
-        case .number(let value)?: options.parsing.maxBytes = Int(value)
-        default: break
-        }
-        if let value = configuration["emptyValue"] { options.parsing.emptyValue = JSONValue(value) }
-        if let ranges = try configuration.mediaRangesOption(for: id, example: "application/json") {
-            options.mediaRanges = ranges
-        }
-        return options
     }
 }
 

@@ -31,7 +31,11 @@ public protocol SerializerFactory: Sendable {
     var summary: String { get }
     /// The media ranges the serializer accepts, most specific first.
     var mediaRanges: [MediaRange] { get }
-    /// The options ``options(from:)`` understands; configuration is checked against it first. Defaults to none.
+    /// The typed option keys: name, type, range, summary and the property each sets (see ``OptionKey``). From them
+    /// ``optionSchema`` and ``options(from:)`` are derived, unless the factory declares those itself. Defaults to none.
+    var optionKeys: [OptionKey<Options>] { get }
+    /// The options ``options(from:)`` understands; configuration is checked against it first. Defaults to the
+    /// schema of ``optionKeys``.
     var optionSchema: [SerializerOption] { get }
     /// The options used when a configuration gives none.
     var defaultOptions: Options { get }
@@ -51,9 +55,6 @@ public protocol SerializerFactory: Sendable {
 }
 
 extension SerializerFactory {
-    /// No options.
-    public var optionSchema: [SerializerOption] { [] }
-
     /// Validates `configuration` against ``optionSchema``, converts it and builds the serializer.
     ///
     /// - Throws: ``SerializationError`` with code ``SerializationError/Code/unknownOption`` or

@@ -37,26 +37,22 @@ public struct CBORSerializerFactory: SerializerFactory {
     /// `application/cbor`, `application/cbor-seq`, `*/*+cbor`, `*/*+cbor-seq`.
     public var mediaRanges: [MediaRange] { CBORResponseSerializer.defaultMediaRanges }
 
-    /// The options the factory understands.
-    public var optionSchema: [SerializerOption] {
+    /// The options, each said once: the schema and the reading of configuration options are derived from them.
+    public var optionKeys: [OptionKey<Options>] {
         [
-            SerializerOption(
-                "maxDepth", .integer(1...10_000), default: .integer(CBORParsingOptions.defaultMaxDepth),
+            .integer(
+                "maxDepth", \.parsing.maxDepth, in: 1...10_000,
                 summary: "The deepest nesting of arrays, maps, tags and indefinite-length strings."),
-            SerializerOption(
-                "maxItems", .integer(1...Int(Int32.max)), default: .integer(CBORParsingOptions.defaultMaxItems),
+            .integer(
+                "maxItems", \.parsing.maxItems, in: 1...Int(Int32.max),
                 summary: "The most data items a body may declare."),
-            SerializerOption(
-                "duplicateKeys", .string(allowed: CBORParsingOptions.DuplicateKeyPolicy.allCases.map(\.rawValue)),
-                default: .string(CBORParsingOptions.DuplicateKeyPolicy.reject.rawValue),
+            .choice(
+                "duplicateKeys", \.parsing.duplicateKeys,
                 summary: "What to do when a map repeats a key: reject the body, or let the last value win."),
-            SerializerOption(
-                "allowsTwoByteLowSimpleValues", .bool, default: .bool(false),
+            .bool(
+                "allowsTwoByteLowSimpleValues", \.parsing.allowsTwoByteLowSimpleValues,
                 summary: "Accepts the two-byte form of simple values below 32 (f8 00 to f8 1f), as RFC 7049 did."),
-            SerializerOption(
-                "mediaRanges", .mediaRangeArray,
-                default: .array(CBORResponseSerializer.defaultMediaRanges.map { .string($0.description) }),
-                summary: "The media ranges the serializer accepts."),
+            .mediaRanges(\.mediaRanges, example: "application/cbor"),
         ]
     }
 
@@ -68,25 +64,6 @@ public struct CBORSerializerFactory: SerializerFactory {
         CBORResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
     }
 
-    /// Converts configuration options (already checked against ``optionSchema``).
-    public func options(from configuration: ConfigurationOptions) throws -> Options {
-        var options = Options()
-        if let value = Self.integer(configuration["maxDepth"]) { options.parsing.maxDepth = value }
-        if let value = Self.integer(configuration["maxItems"]) { options.parsing.maxItems = value }
-        if case .string(let name)? = configuration["duplicateKeys"],
-            let policy = CBORParsingOptions.DuplicateKeyPolicy(rawValue: name)
-        {
-            options.parsing.duplicateKeys = policy
-        }
-        if case .bool(let flag)? = configuration["allowsTwoByteLowSimpleValues"] {
-            options.parsing.allowsTwoByteLowSimpleValues = flag
-        }
-        if let ranges = try configuration.mediaRangesOption(for: id, example: "application/cbor") {
-            options.mediaRanges = ranges
-        }
-        return options
-    }
-
     /// A ``CBORResponseDecoder`` with the parsing options and media ranges of `configuration`.
     ///
     /// - Throws: `SerializationError` with code `unknownOption` or `invalidOption` for options the schema does not
@@ -96,15 +73,6 @@ public struct CBORSerializerFactory: SerializerFactory {
         let options = try options(from: configuration)
         return CBORResponseDecoder(
             decoder: CBORDecoder(parsingOptions: options.parsing), acceptedMediaRanges: options.mediaRanges)
-    }
-
-    /// An integer option, written as an integer or as a whole number.
-    private static func integer(_ value: ConfigurationValue?) -> Int? {
-        switch value {
-        case .integer(let number)?: number
-        case .number(let number)?: Int(exactly: number)
-        default: nil
-        }
     }
 }
 

@@ -37,25 +37,20 @@ public struct MessagePackSerializerFactory: SerializerFactory {
     /// `application/msgpack`, `application/x-msgpack`, `application/vnd.msgpack`.
     public var mediaRanges: [MediaRange] { MessagePackResponseSerializer.defaultMediaRanges }
 
-    /// The options the factory understands.
-    public var optionSchema: [SerializerOption] {
+    /// The options, each said once: the schema and the reading of configuration options are derived from them.
+    public var optionKeys: [OptionKey<Options>] {
         [
-            SerializerOption(
-                "maxDepth", .integer(1...10_000), default: .integer(MessagePackParsingOptions.defaultMaxDepth),
-                summary: "The deepest nesting of arrays and maps."),
-            SerializerOption(
-                "maxBytes", .integer(1...Int(Int32.max)), default: .integer(MessagePackParsingOptions.defaultMaxBytes),
-                summary: "The largest body parsed, in bytes."),
-            SerializerOption(
-                "replaceInvalidUTF8", .bool, default: .bool(false),
+            .integer(
+                "maxDepth", \.parsing.maxDepth, in: 1...10_000, summary: "The deepest nesting of arrays and maps."),
+            .integer(
+                "maxBytes", \.parsing.maxBytes, in: 1...Int(Int32.max), summary: "The largest body parsed, in bytes."),
+            .bool(
+                "replaceInvalidUTF8", \.parsing.replacesInvalidUTF8,
                 summary: "Replace invalid UTF-8 in str values with U+FFFD instead of failing."),
-            SerializerOption(
-                "allowsMultipleValues", .bool, default: .bool(false),
+            .bool(
+                "allowsMultipleValues", \.parsing.allowsMultipleValues,
                 summary: "Read a stream of top-level values as one array instead of failing on trailing bytes."),
-            SerializerOption(
-                "mediaRanges", .mediaRangeArray,
-                default: .array(MessagePackResponseSerializer.defaultMediaRanges.map { .string($0.description) }),
-                summary: "The media ranges the serializer accepts."),
+            .mediaRanges(\.mediaRanges, example: "application/msgpack"),
         ]
     }
 
@@ -67,21 +62,6 @@ public struct MessagePackSerializerFactory: SerializerFactory {
         MessagePackResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
     }
 
-    /// Converts configuration options (already checked against ``optionSchema``).
-    public func options(from configuration: ConfigurationOptions) throws -> Options {
-        var options = Options()
-        if let value = Self.integer(configuration["maxDepth"]) { options.parsing.maxDepth = value }
-        if let value = Self.integer(configuration["maxBytes"]) { options.parsing.maxBytes = value }
-        if case .bool(let value)? = configuration["replaceInvalidUTF8"] { options.parsing.replacesInvalidUTF8 = value }
-        if case .bool(let value)? = configuration["allowsMultipleValues"] {
-            options.parsing.allowsMultipleValues = value
-        }
-        if let ranges = try configuration.mediaRangesOption(for: id, example: "application/msgpack") {
-            options.mediaRanges = ranges
-        }
-        return options
-    }
-
     /// A ``MessagePackResponseDecoder`` with the parsing options and media ranges of `configuration`.
     ///
     /// - Throws: `SerializationError` with code `unknownOption` or `invalidOption` for options the schema does not
@@ -91,15 +71,6 @@ public struct MessagePackSerializerFactory: SerializerFactory {
         let options = try options(from: configuration)
         return MessagePackResponseDecoder(
             decoder: MessagePackDecoder(parsingOptions: options.parsing), acceptedMediaRanges: options.mediaRanges)
-    }
-
-    /// An integer option, written as an integer or as a whole number.
-    private static func integer(_ value: ConfigurationValue?) -> Int? {
-        switch value {
-        case .integer(let number)?: number
-        case .number(let number)?: Int(exactly: number)
-        default: nil
-        }
     }
 }
 
