@@ -8,15 +8,12 @@
 /// struct LinesFactory: SerializerFactory {
 ///     var id: SerializerID { "acme.lines" }
 ///     var summary: String { "Splits text/plain bodies into lines." }
-///     var mediaRanges: [MediaRange] { [MediaRange(.exact(type: "text", subtype: "plain"))] }
-///     var optionSchema: [SerializerOption] {
-///         [SerializerOption("omitEmpty", .bool, default: true, summary: "Drops empty lines.")]
+///     var mediaRanges: [MediaRange] { ["text/plain"] }
+///     var defaultOptions: LinesOptions { LinesOptions() }
+///     var optionKeys: [OptionKey<LinesOptions>] {
+///         [.bool("omitsEmpty", \.omitsEmpty, summary: "Drops empty lines.")]
 ///     }
-///     var defaultOptions: Bool { true }
-///     func options(from configuration: ConfigurationOptions) throws -> Bool {
-///         configuration["omitEmpty"].flatMap { if case .bool(let b) = $0 { b } else { nil } } ?? true
-///     }
-///     func makeSerializer(options omitEmpty: Bool) -> LinesSerializer { LinesSerializer(omitEmpty: omitEmpty) }
+///     func makeSerializer(options: LinesOptions) -> LinesSerializer { LinesSerializer(omitsEmpty: options.omitsEmpty) }
 /// }
 /// ```
 public protocol SerializerFactory: Sendable {
