@@ -81,8 +81,8 @@ public struct OptionKey<Options: Sendable>: Sendable {
 
     /// A number option stored at `keyPath`, within `range` when one is given (integers are accepted too).
     public static func number(
-        _ name: String, _ keyPath: any WritableKeyPath<Options, Double> & Sendable, in range: ClosedRange<Double>? = nil,
-        summary: String
+        _ name: String, _ keyPath: any WritableKeyPath<Options, Double> & Sendable,
+        in range: ClosedRange<Double>? = nil, summary: String
     ) -> OptionKey {
         OptionKey(name, .number(range), summary: summary, defaultValue: { .number($0[keyPath: keyPath]) }) {
             value, options, _ in
@@ -102,7 +102,9 @@ public struct OptionKey<Options: Sendable>: Sendable {
             name, .string(allowed: Choice.allCases.map(\.rawValue)), summary: summary,
             defaultValue: { .string($0[keyPath: keyPath].rawValue) }
         ) { value, options, _ in
-            if case .string(let text) = value, let choice = Choice(rawValue: text) { options[keyPath: keyPath] = choice }
+            if case .string(let text) = value, let choice = Choice(rawValue: text) {
+                options[keyPath: keyPath] = choice
+            }
         }
     }
 
