@@ -48,13 +48,13 @@ public struct JSONResponseDecoder: ResponseDecoder {
     }
 }
 
-extension JSONSerializerFactory {
+extension JSONSerializerFactory: ResponseDecoderFactory {
     /// A ``JSONResponseDecoder`` with `JSONDecoder`'s default strategies and the parsing options and media ranges
     /// of `configuration` (the options of ``optionSchema``).
     ///
     /// - Throws: `SerializationError` with code `unknownOption` or `invalidOption` for options the schema does not
     ///   allow.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)? {
+    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
         try SerializerOption.validate(configuration, against: optionSchema, for: id)
         let options = try options(from: configuration)
         return JSONResponseDecoder(

@@ -90,7 +90,7 @@ public struct PropertyListSerializerFactory: SerializerFactory {
     }
 
     /// A ``PropertyListResponseDecoder`` with the configured options.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)? {
+    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
         try SerializerOption.validate(configuration, against: optionSchema, for: id)
         let options = try options(from: configuration)
         return PropertyListResponseDecoder(
@@ -106,3 +106,5 @@ public struct PropertyListSerializerFactory: SerializerFactory {
         }
     }
 }
+
+extension PropertyListSerializerFactory: ResponseDecoderFactory {}

@@ -17,12 +17,12 @@ struct FoundationJSONTestDecoder: ResponseDecoder {
     }
 }
 
-struct DecodingTestFactory: SerializerFactory {
+struct DecodingTestFactory: ResponseDecoderFactory {
     var id: SerializerID { "testJSON" }
     var summary: String { "Foundation-backed JSON for tests." }
     var mediaRanges: [MediaRange] { FoundationJSONTestDecoder().acceptedMediaRanges }
     func makeSerializer(options: Void) -> DataResponseSerializer { DataResponseSerializer() }
-    func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)? {
+    func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
         FoundationJSONTestDecoder()
     }
 }

@@ -1,7 +1,7 @@
 /// Decodes `Decodable` types straight from a response body in one format, such as JSON or property lists.
 ///
 /// A format module provides one (for example a JSON decoder with `JSONDecoder`'s strategies) and returns it from its
-/// factory's ``SerializerFactory/makeResponseDecoder(configuration:)``, so that
+/// factory's ``ResponseDecoderFactory/makeResponseDecoder(configuration:)``, so that
 /// ``SerializerRegistry/decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)`` can choose it by media type.
 public protocol ResponseDecoder: Sendable {
     /// The id of the format, such as `json`, used in errors and traces.
@@ -13,9 +13,4 @@ public protocol ResponseDecoder: Sendable {
     /// - Throws: ``SerializationError`` with code ``SerializationError/Code/decodingFailed`` (with the coding path
     ///   and, where known, the byte offset) or the format's parse error codes.
     func decode<T: Decodable>(_ type: T.Type, from response: Response) throws -> T
-}
-
-extension SerializerFactory {
-    /// No `Decodable` support.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)? { nil }
 }

@@ -16,10 +16,7 @@ extension SerializerRegistry {
         emptyBodyPolicy: EmptyBodyPolicy = .default
     ) throws(SerializationError) -> T {
         let resolution = resolve(response, sniffing: sniffing)
-        let decoders = resolution.candidates.compactMap { candidate -> (any ResponseDecoder)? in
-            guard let factory = entry(for: candidate.id)?.factory else { return nil }
-            return try? factory.makeResponseDecoder(configuration: [:])
-        }
+        let decoders = resolution.candidates.compactMap { entry(for: $0.id)?.decoder }
         let serializers = decoders.map { DecodableResponseSerializer<T>(decoder: $0).eraseToAnySerializer() }
         let compound = CompoundSerializer(serializers, sniffing: sniffing, id: "registry")
         var chain = ResponseChain(
@@ -28,7 +25,7 @@ extension SerializerRegistry {
             emptyBodyPolicy: emptyBodyPolicy)
         chain.mediaTypeValidation = nil
         if serializers.isEmpty, emptyBodyPolicy.emptinessReason(for: response) == nil {
-            let withDecoders = entries.filter { (try? $0.factory.makeResponseDecoder(configuration: [:])) != nil }
+            let withDecoders = entries.filter { $0.decoder != nil }
             let accepted = withDecoders.flatMap(\.mediaRanges).map(\.description).joined(separator: ", ")
             let type = resolution.mediaType.map { "the media type \($0.essence)" } ?? "a response without Content-Type"
             if let error = chain.statusValidation.error(for: response, serializer: compound) { throw error }

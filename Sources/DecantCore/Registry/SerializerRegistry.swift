@@ -39,6 +39,9 @@ public struct SerializerRegistry: Sendable {
         let buildError: SerializationError?
         /// The default serializer behind the registry's default stages, built once at installation.
         let route: Route?
+        /// The format's `Decodable` decoder with default options, built once at installation, when the factory is a
+        /// ``ResponseDecoderFactory`` and its decoder builds.
+        let decoder: (any ResponseDecoder)?
     }
 
     /// An entry's default serializer behind the registry's default stages, built once at installation and shared by
@@ -186,7 +189,10 @@ public struct SerializerRegistry: Sendable {
                 Entry(
                     id: factory.id, moduleName: module.name, mediaRanges: ranges, factory: factory,
                     order: entries.count, defaultSerializer: serializer, buildError: buildError,
-                    route: serializer.map(Route.init)))
+                    route: serializer.map(Route.init),
+                    decoder: (factory as? any ResponseDecoderFactory).flatMap {
+                        try? $0.makeResponseDecoder(configuration: [:])
+                    }))
         }
         conflicts += found
         return found

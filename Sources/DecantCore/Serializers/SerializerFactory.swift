@@ -45,10 +45,14 @@ public protocol SerializerFactory: Sendable {
     /// Absent options take their defaults. Throw ``SerializationError/Code/invalidOption`` for a value that has the
     /// right type but is still wrong (with the option name in ``SerializationError/codingPath``).
     func options(from configuration: ConfigurationOptions) throws -> Options
+}
 
-    /// A decoder for `Decodable` types in this format, built from configuration options, or `nil` when the format
-    /// has none. Defaults to `nil`; JSON and property lists provide one.
-    func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)?
+/// A factory whose format also decodes `Decodable` types (JSON, property lists, CBOR, ...): the opt-in that
+/// ``SerializerRegistry/decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)`` looks for among the candidates.
+public protocol ResponseDecoderFactory: SerializerFactory {
+    /// A decoder for `Decodable` types in this format, built from configuration options (checked against
+    /// ``SerializerFactory/optionSchema`` like the serializer's).
+    func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder
 }
 
 extension SerializerFactory {

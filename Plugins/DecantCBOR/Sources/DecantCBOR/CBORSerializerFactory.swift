@@ -68,7 +68,7 @@ public struct CBORSerializerFactory: SerializerFactory {
     ///
     /// - Throws: `SerializationError` with code `unknownOption` or `invalidOption` for options the schema does not
     ///   allow.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)? {
+    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
         try SerializerOption.validate(configuration, against: optionSchema, for: id)
         let options = try options(from: configuration)
         return CBORResponseDecoder(
@@ -82,3 +82,5 @@ extension SerializerModule {
         SerializerModule(name: "DecantCBOR", factories: [CBORSerializerFactory()])
     }
 }
+
+extension CBORSerializerFactory: ResponseDecoderFactory {}

@@ -159,7 +159,7 @@ public struct CSVSerializerFactory: SerializerFactory {
     }
 
     /// A ``CSVResponseDecoder`` with the parsing options the configuration gives.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)? {
+    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
         CSVResponseDecoder(options: try options(from: configuration))
     }
 }
@@ -180,3 +180,5 @@ extension CSVTable: ConformanceRepresentable {
         return .object([("header", header), ("rows", .array(rows))])
     }
 }
+
+extension CSVSerializerFactory: ResponseDecoderFactory {}

@@ -115,9 +115,9 @@ public struct FormResponseDecoder: ResponseDecoder {
     }
 }
 
-extension FormSerializerFactory {
+extension FormSerializerFactory: ResponseDecoderFactory {
     /// A ``FormResponseDecoder`` with the configured limits and media ranges.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)? {
+    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
         try SerializerOption.validate(configuration, against: optionSchema, for: id)
         let options = try options(from: configuration)
         return FormResponseDecoder(

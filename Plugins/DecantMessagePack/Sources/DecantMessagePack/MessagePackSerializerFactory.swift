@@ -66,7 +66,7 @@ public struct MessagePackSerializerFactory: SerializerFactory {
     ///
     /// - Throws: `SerializationError` with code `unknownOption` or `invalidOption` for options the schema does not
     ///   allow.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)? {
+    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
         try SerializerOption.validate(configuration, against: optionSchema, for: id)
         let options = try options(from: configuration)
         return MessagePackResponseDecoder(
@@ -81,3 +81,5 @@ extension SerializerModule {
         SerializerModule(name: "DecantMessagePack", factories: [MessagePackSerializerFactory()])
     }
 }
+
+extension MessagePackSerializerFactory: ResponseDecoderFactory {}

@@ -94,9 +94,6 @@ public struct MultipartSerializerFactory: SerializerFactory {
         return options
     }
 
-    /// No `Decodable` path: a multipart body is a list of parts of different formats.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)? { nil }
-
     /// An integer option, written as an integer or as a whole number.
     private static func integer(_ value: ConfigurationValue?) -> Int? {
         switch value {

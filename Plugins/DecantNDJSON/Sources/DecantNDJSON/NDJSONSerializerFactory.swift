@@ -89,7 +89,7 @@ public struct NDJSONSerializerFactory: SerializerFactory {
     ///
     /// - Throws: `SerializationError` with code `unknownOption` or `invalidOption` for options the schema does not
     ///   allow.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> (any ResponseDecoder)? {
+    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
         try SerializerOption.validate(configuration, against: optionSchema, for: id)
         return NDJSONResponseDecoder(serializer: makeSerializer(options: try options(from: configuration)))
     }
@@ -134,3 +134,5 @@ extension SerializerModule {
         SerializerModule(name: "DecantNDJSON", factories: [NDJSONSerializerFactory()])
     }
 }
+
+extension NDJSONSerializerFactory: ResponseDecoderFactory {}
