@@ -47,14 +47,6 @@ public protocol SerializerFactory: Sendable {
     func options(from configuration: ConfigurationOptions) throws -> Options
 }
 
-/// A factory whose format also decodes `Decodable` types (JSON, property lists, CBOR, ...): the opt-in that
-/// ``SerializerRegistry/decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)`` looks for among the candidates.
-public protocol ResponseDecoderFactory: SerializerFactory {
-    /// A decoder for `Decodable` types in this format, built from configuration options (checked against
-    /// ``SerializerFactory/optionSchema`` like the serializer's).
-    func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder
-}
-
 extension SerializerFactory {
     /// Validates `configuration` against ``optionSchema``, converts it and builds the serializer.
     ///
@@ -93,18 +85,4 @@ extension SerializerFactory where Options == Void {
     public var defaultOptions: Void { () }
     /// No options.
     public func options(from configuration: ConfigurationOptions) throws {}
-}
-
-/// The factory of ``DataResponseSerializer`` (id `data`, `*/*`, no options).
-public struct DataSerializerFactory: SerializerFactory {
-    /// Creates the factory.
-    public init() {}
-    /// `data`.
-    public var id: SerializerID { "data" }
-    /// What the serializer does.
-    public var summary: String { "Returns the body bytes unchanged (any media type)." }
-    /// `*/*`.
-    public var mediaRanges: [MediaRange] { [.any] }
-    /// Builds a ``DataResponseSerializer``.
-    public func makeSerializer(options: Void) -> DataResponseSerializer { DataResponseSerializer() }
 }
