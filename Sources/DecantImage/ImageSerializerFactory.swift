@@ -43,39 +43,48 @@ public struct ImageSerializerFactory: SerializerFactory {
     public var mediaRanges: [MediaRange] { ImageResponseSerializer.defaultMediaRanges }
 
     /// `imageScale`, `inflate`, `maxPixels`, `maxFrames`, `premultipliedAlpha`, `maxTotalBytes`, `maxPixelsPerByte`,
-    /// `icoPreferredSize`, `appliesOrientation` and `allowsPartialImages`.
-    public var optionSchema: [SerializerOption] {
+    /// `icoPreferredSize`, `appliesOrientation` and `allowsPartialImages`, each said once: the schema and the reading
+    /// of configuration options are derived from them.
+    public var optionKeys: [OptionKey<ImageDecodingOptions>] {
         [
-            SerializerOption(
-                "imageScale", .number(1...16), default: .number(1),
+            .number(
+                "imageScale", \.imageScale, in: 1...16,
                 summary: "The scale of images whose URL file name has no @2x or @3x suffix."),
-            SerializerOption(
-                "inflate", .bool, default: true,
+            .bool(
+                "inflate", \.inflate,
                 summary: "Whether pixels are decoded at once, or only size, format and frame count are read."),
-            SerializerOption(
-                "maxPixels", .integer(1...Int.max), default: .integer(100_000_000),
+            .integer(
+                "maxPixels", \.limits.maxPixels, in: 1...Int.max,
                 summary: "The largest width times height accepted, checked before allocating."),
-            SerializerOption(
-                "maxFrames", .integer(1...Int.max), default: .integer(1000),
-                summary: "The most animation frames accepted."),
-            SerializerOption(
-                "premultipliedAlpha", .bool, default: false,
+            .integer("maxFrames", \.limits.maxFrames, in: 1...Int.max, summary: "The most animation frames accepted."),
+            .bool(
+                "premultipliedAlpha", \.premultipliedAlpha,
                 summary: "Whether colour samples are premultiplied by alpha."),
-            SerializerOption(
-                "maxTotalBytes", .integer(1...Int.max), default: .integer(1 << 31),
+            .integer(
+                "maxTotalBytes", \.limits.maxTotalBytes, in: 1...Int.max,
                 summary: "The most bytes of decoded output over all frames."),
-            SerializerOption(
-                "maxPixelsPerByte", .integer(1...Int.max), default: .integer(ImageLimits.defaultMaxPixelsPerByte),
+            .integer(
+                "maxPixelsPerByte", \.limits.maxPixelsPerByte, in: 1...Int.max,
                 summary: "The most pixels decoded per byte of body, every frame counted (at least 16,777,216)."),
-            SerializerOption(
-                "icoPreferredSize", .integer(0...65_536), default: .integer(0),
-                summary: "For ICO/CUR, the size in pixels of the entry to decode (the closest); 0 for the largest."),
-            SerializerOption(
-                "appliesOrientation", .bool, default: false,
+            OptionKey(
+                "icoPreferredSize", .integer(0...65_536),
+                summary: "For ICO/CUR, the size in pixels of the entry to decode (the closest); 0 for the largest.",
+                defaultValue: { .integer($0.icoPreferredSize ?? 0) },
+                apply: { value, options, _ in
+                    let size: Int? =
+                        switch value {
+                        case .integer(let number): number
+                        case .number(let number): Int(exactly: number)
+                        default: nil
+                        }
+                    if let size { options.icoPreferredSize = size > 0 ? size : nil }
+                }),
+            .bool(
+                "appliesOrientation", \.appliesOrientation,
                 summary:
                     "Whether pixels are rotated and mirrored as the EXIF orientation says (as a viewer shows them)."),
-            SerializerOption(
-                "allowsPartialImages", .bool, default: false,
+            .bool(
+                "allowsPartialImages", \.allowsPartialImages,
                 summary: "Whether a cut-short or damaged JPEG gives the image decoded so far, flagged isPartial."),
         ]
     }
@@ -83,38 +92,5 @@ public struct ImageSerializerFactory: SerializerFactory {
     /// Builds an ``ImageResponseSerializer``.
     public func makeSerializer(options: ImageDecodingOptions) -> ImageResponseSerializer {
         ImageResponseSerializer(options: options)
-    }
-
-    /// Converts configuration options (already checked against ``optionSchema``); absent ones keep
-    /// ``defaultOptions``.
-    public func options(from configuration: ConfigurationOptions) throws(SerializationError) -> ImageDecodingOptions {
-        var options = defaultOptions
-        switch configuration["imageScale"] {
-        case .number(let scale)?: options.imageScale = scale
-        case .integer(let scale)?: options.imageScale = Double(scale)
-        default: break
-        }
-        if case .bool(let inflate)? = configuration["inflate"] { options.inflate = inflate }
-        if case .bool(let premultiplied)? = configuration["premultipliedAlpha"] {
-            options.premultipliedAlpha = premultiplied
-        }
-        if let value = Self.integer(configuration["maxPixels"]) { options.limits.maxPixels = value }
-        if let value = Self.integer(configuration["maxFrames"]) { options.limits.maxFrames = value }
-        if let value = Self.integer(configuration["maxTotalBytes"]) { options.limits.maxTotalBytes = value }
-        if let value = Self.integer(configuration["maxPixelsPerByte"]) { options.limits.maxPixelsPerByte = value }
-        if case .bool(let applies)? = configuration["appliesOrientation"] { options.appliesOrientation = applies }
-        if case .bool(let allows)? = configuration["allowsPartialImages"] { options.allowsPartialImages = allows }
-        if let value = Self.integer(configuration["icoPreferredSize"]) {
-            options.icoPreferredSize = value > 0 ? value : nil
-        }
-        return options
-    }
-
-    static func integer(_ value: ConfigurationValue?) -> Int? {
-        switch value {
-        case .integer(let number)?: return number
-        case .number(let number)?: return Int(number)
-        default: return nil
-        }
     }
 }

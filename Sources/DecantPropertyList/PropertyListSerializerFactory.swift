@@ -39,54 +39,30 @@ public struct PropertyListSerializerFactory: SerializerFactory {
     /// The default options' media ranges.
     public var mediaRanges: [MediaRange] { defaultOptions.mediaRanges }
 
-    /// `format`, `maxDepth`, `maxObjects`, `maxValueBytes` and `mediaRanges`.
-    public var optionSchema: [SerializerOption] {
+    /// `format`, `maxDepth`, `maxObjects`, `maxValueBytes` and `mediaRanges`, each said once: the schema and the
+    /// reading of configuration options are derived from them.
+    public var optionKeys: [OptionKey<Options>] {
         [
-            SerializerOption(
-                "format", .string(allowed: PropertyListFormat.allCases.map(\.rawValue)), default: "auto",
+            .choice(
+                "format", \.parsing.format,
                 summary: "The property list format; auto detects bplist magic, then XML, then OpenStep."),
-            SerializerOption(
-                "maxDepth", .integer(1...100_000), default: .integer(PropertyListParsingOptions.defaultMaxDepth),
+            .integer(
+                "maxDepth", \.parsing.maxDepth, in: 1...100_000,
                 summary: "The deepest nesting of arrays and dictionaries accepted."),
-            SerializerOption(
-                "maxObjects", .integer(1...Int.max), default: .integer(PropertyListParsingOptions.defaultMaxObjects),
+            .integer(
+                "maxObjects", \.parsing.maxObjects, in: 1...Int.max,
                 summary: "The most values a result may hold, counting every reference to a shared binary object."),
-            SerializerOption(
-                "maxValueBytes", .integer(1...Int.max),
-                default: .integer(PropertyListParsingOptions.defaultMaxValueBytes),
+            .integer(
+                "maxValueBytes", \.parsing.maxValueBytes, in: 1...Int.max,
                 summary: "The most string and data bytes a result may hold, counting every reference to a shared "
                     + "binary object."),
-            SerializerOption(
-                "mediaRanges", .mediaRangeArray,
-                default: .array(PropertyListResponseSerializer.defaultMediaRanges.map { .string($0.description) }),
-                summary: "The media ranges the serializer accepts."),
+            .mediaRanges(\.mediaRanges, example: "application/x-plist"),
         ]
     }
 
     /// A serializer with `options`.
     public func makeSerializer(options: Options) -> PropertyListResponseSerializer {
         PropertyListResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
-    }
-
-    /// The typed options a (validated) configuration describes.
-    public func options(from configuration: ConfigurationOptions) throws(SerializationError) -> Options {
-        var options = defaultOptions
-        if case .string(let name)? = configuration["format"], let format = PropertyListFormat(rawValue: name) {
-            options.parsing.format = format
-        }
-        if let depth = PropertyListSerializerFactory.integer(configuration["maxDepth"]) {
-            options.parsing.maxDepth = depth
-        }
-        if let objects = PropertyListSerializerFactory.integer(configuration["maxObjects"]) {
-            options.parsing.maxObjects = objects
-        }
-        if let bytes = PropertyListSerializerFactory.integer(configuration["maxValueBytes"]) {
-            options.parsing.maxValueBytes = bytes
-        }
-        if let ranges = try configuration.mediaRangesOption(for: id, example: "application/x-plist") {
-            options.mediaRanges = ranges
-        }
-        return options
     }
 
     /// A ``PropertyListResponseDecoder`` with the configured options.
@@ -96,14 +72,6 @@ public struct PropertyListSerializerFactory: SerializerFactory {
         return PropertyListResponseDecoder(
             decoder: PropertyListValueDecoder(parsingOptions: options.parsing), acceptedMediaRanges: options.mediaRanges
         )
-    }
-
-    private static func integer(_ value: ConfigurationValue?) -> Int? {
-        switch value {
-        case .integer(let number)?: return number
-        case .number(let number)? where number.rounded() == number && abs(number) < 1e15: return Int(number)
-        default: return nil
-        }
     }
 }
 

@@ -40,33 +40,14 @@ public struct XMLDocumentSerializerFactory: SerializerFactory {
     /// The default options' media ranges.
     public var mediaRanges: [MediaRange] { defaultOptions.mediaRanges }
 
-    /// The parser's options (`XMLParsingOptions.optionSchema`) and `mediaRanges`.
-    public var optionSchema: [SerializerOption] {
-        XMLParsingOptions.optionSchema + [
-            SerializerOption(
-                "mediaRanges", .mediaRangeArray,
-                default: .array(XMLDocumentResponseSerializer.defaultMediaRanges.map { .string($0.description) }),
-                summary: "The media ranges the serializer accepts.")
-        ]
+    /// The parser's options (`XMLParsingOptions.optionKeys(at:)`) and `mediaRanges`, each said once: the schema and
+    /// the reading of configuration options are derived from them.
+    public var optionKeys: [OptionKey<Options>] {
+        XMLParsingOptions.optionKeys(at: \.parsing) + [.mediaRanges(\.mediaRanges, example: "application/xml")]
     }
 
     /// A serializer with `options`.
     public func makeSerializer(options: Options) -> XMLDocumentResponseSerializer {
         XMLDocumentResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
-    }
-
-    /// The typed options a (validated) configuration describes.
-    ///
-    /// - Throws: `SerializationError` with code `invalidOption` when `mediaRanges` is empty, or when the parser
-    ///   rejects one of its options.
-    public func options(from configuration: ConfigurationOptions) throws(SerializationError) -> Options {
-        var options = defaultOptions
-        var parsingOptions = configuration
-        parsingOptions["mediaRanges"] = nil
-        try options.parsing.apply(parsingOptions)
-        if let ranges = try configuration.mediaRangesOption(for: id, example: "application/xml") {
-            options.mediaRanges = ranges
-        }
-        return options
     }
 }

@@ -42,16 +42,14 @@ public struct XMLParserSerializerFactory: SerializerFactory {
     /// The default options' media ranges.
     public var mediaRanges: [MediaRange] { defaultOptions.mediaRanges }
 
-    /// `XMLParsingOptions.optionSchema`, `parsesEagerly` and `mediaRanges`.
-    public var optionSchema: [SerializerOption] {
-        XMLParsingOptions.optionSchema + [
-            SerializerOption(
-                "parsesEagerly", .bool, default: false,
+    /// The parsing options (`XMLParsingOptions.optionKeys(at:)`), `parsesEagerly` and `mediaRanges`, each said once:
+    /// the schema and the reading of configuration options are derived from them.
+    public var optionKeys: [OptionKey<Options>] {
+        XMLParsingOptions.optionKeys(at: \.parsing) + [
+            .bool(
+                "parsesEagerly", \.parsesEagerly,
                 summary: "Parses the body during serialization so errors surface in the chain with the response."),
-            SerializerOption(
-                "mediaRanges", .mediaRangeArray,
-                default: .array(XMLParserResponseSerializer.defaultMediaRanges.map { .string($0.description) }),
-                summary: "The media ranges the serializer accepts."),
+            .mediaRanges(\.mediaRanges, example: "application/xml"),
         ]
     }
 
@@ -59,18 +57,5 @@ public struct XMLParserSerializerFactory: SerializerFactory {
     public func makeSerializer(options: Options) -> XMLParserResponseSerializer {
         XMLParserResponseSerializer(
             options: options.parsing, parsesEagerly: options.parsesEagerly, acceptedMediaRanges: options.mediaRanges)
-    }
-
-    /// The typed options a (validated) configuration describes.
-    ///
-    /// - Throws: `SerializationError` with code `invalidOption` for an empty `mediaRanges`.
-    public func options(from configuration: ConfigurationOptions) throws(SerializationError) -> Options {
-        var options = defaultOptions
-        try options.parsing.apply(configuration)
-        if case .bool(let eager)? = configuration["parsesEagerly"] { options.parsesEagerly = eager }
-        if let ranges = try configuration.mediaRangesOption(for: id, example: "application/xml") {
-            options.mediaRanges = ranges
-        }
-        return options
     }
 }

@@ -188,21 +188,7 @@ extension XMLParsingOptions {
             guard case .bool(let flag) = value else { throw Self.invalid("namespaceAware", value, "a boolean") }
             namespaceAware = flag
         }
-        let limits: [(String, WritableKeyPath<XMLParsingOptions, Int>)] = [
-            ("maxDepth", \.maxDepth),
-            ("maxAttributesPerElement", \.maxAttributesPerElement),
-            ("maxNameLength", \.maxNameLength),
-            ("maxAttributeValueLength", \.maxAttributeValueLength),
-            ("maxTextLength", \.maxTextLength),
-            ("maxEntityExpansionBytes", \.maxEntityExpansionBytes),
-            ("maxEntityExpansionRatio", \.maxEntityExpansionRatio),
-            ("maxEntityNestingDepth", \.maxEntityNestingDepth),
-            ("maxNodeCount", \.maxNodeCount),
-            ("maxNodesPerByte", \.maxNodesPerByte),
-            ("maxOutputBytes", \.maxOutputBytes),
-            ("maxOutputRatio", \.maxOutputRatio),
-        ]
-        for (name, keyPath) in limits {
+        for (name, keyPath) in Self.limits {
             guard let value = configuration[name] else { continue }
             switch value {
             case .integer(let number) where number >= 0:
@@ -213,6 +199,51 @@ extension XMLParsingOptions {
                 throw Self.invalid(name, value, "a non-negative integer")
             }
         }
+    }
+
+    /// The parsing options as option keys of a factory's typed `Options`, whose parsing options are at `parsing`:
+    /// the names, types, ranges and summaries of ``optionSchema``, defaults read from the factory's default options,
+    /// values stored by ``apply(_:)``.
+    ///
+    /// ```swift
+    /// var optionKeys: [OptionKey<Options>] {
+    ///     XMLParsingOptions.optionKeys(at: \.parsing) + [.mediaRanges(\.mediaRanges, example: "application/xml")]
+    /// }
+    /// ```
+    public static func optionKeys<Options: Sendable>(
+        at parsing: any WritableKeyPath<Options, XMLParsingOptions> & Sendable
+    ) -> [OptionKey<Options>] {
+        optionSchema.map { option in
+            let name = option.name
+            return OptionKey(
+                name, option.kind, summary: option.summary,
+                defaultValue: { $0[keyPath: parsing].configurationValue(of: name) },
+                apply: { value, options, _ throws(SerializationError) in
+                    try options[keyPath: parsing].apply([name: value])
+                })
+        }
+    }
+
+    /// The limits of ``optionSchema``, by option name.
+    private static let limits: [(String, any WritableKeyPath<XMLParsingOptions, Int> & Sendable)] = [
+        ("maxDepth", \.maxDepth),
+        ("maxAttributesPerElement", \.maxAttributesPerElement),
+        ("maxNameLength", \.maxNameLength),
+        ("maxAttributeValueLength", \.maxAttributeValueLength),
+        ("maxTextLength", \.maxTextLength),
+        ("maxEntityExpansionBytes", \.maxEntityExpansionBytes),
+        ("maxEntityExpansionRatio", \.maxEntityExpansionRatio),
+        ("maxEntityNestingDepth", \.maxEntityNestingDepth),
+        ("maxNodeCount", \.maxNodeCount),
+        ("maxNodesPerByte", \.maxNodesPerByte),
+        ("maxOutputBytes", \.maxOutputBytes),
+        ("maxOutputRatio", \.maxOutputRatio),
+    ]
+
+    /// The value of the option `name` of ``optionSchema``: `namespaceAware` or one of the limits.
+    private func configurationValue(of name: String) -> ConfigurationValue {
+        if let limit = Self.limits.first(where: { $0.0 == name }) { return .integer(self[keyPath: limit.1]) }
+        return .bool(namespaceAware)
     }
 
     private static func invalid(_ name: String, _ value: ConfigurationValue, _ expected: String) -> SerializationError {

@@ -104,16 +104,16 @@ public struct EventStreamSerializerFactory: SerializerFactory {
     /// `text/event-stream`.
     public var mediaRanges: [MediaRange] { EventStreamSerializer.defaultMediaRanges }
 
-    /// The options the factory understands.
-    public var optionSchema: [SerializerOption] {
+    /// The options, each said once: the schema and the reading of configuration options are derived from them.
+    /// `maxRecordBytes` takes integers only: a whole number such as `5.0` leaves the default, as it always has.
+    public var optionKeys: [OptionKey<Options>] {
         [
-            SerializerOption(
-                "maxRecordBytes", .integer(1...Int(Int32.max)), default: .integer(StreamOptions.defaultMaxRecordBytes),
-                summary: "The largest event of a whole body, in bytes (a stream takes its limit from StreamOptions)."),
-            SerializerOption(
-                "mediaRanges", .mediaRangeArray,
-                default: .array(EventStreamSerializer.defaultMediaRanges.map { .string($0.description) }),
-                summary: "The media ranges the serializer accepts."),
+            OptionKey(
+                "maxRecordBytes", .integer(1...Int(Int32.max)),
+                summary: "The largest event of a whole body, in bytes (a stream takes its limit from StreamOptions).",
+                defaultValue: { .integer($0.maxRecordBytes) },
+                apply: { value, options, _ in if case .integer(let bytes) = value { options.maxRecordBytes = bytes } }),
+            .mediaRanges(\.mediaRanges, example: "text/event-stream"),
         ]
     }
 
@@ -123,16 +123,6 @@ public struct EventStreamSerializerFactory: SerializerFactory {
     /// Builds an ``EventStreamSerializer``.
     public func makeSerializer(options: Options) -> EventStreamSerializer {
         EventStreamSerializer(maxRecordBytes: options.maxRecordBytes, acceptedMediaRanges: options.mediaRanges)
-    }
-
-    /// Converts configuration options (already checked against ``optionSchema``).
-    public func options(from configuration: ConfigurationOptions) throws -> Options {
-        var options = Options()
-        if case .integer(let value)? = configuration["maxRecordBytes"] { options.maxRecordBytes = value }
-        if let ranges = try configuration.mediaRangesOption(for: id, example: "text/event-stream") {
-            options.mediaRanges = ranges
-        }
-        return options
     }
 }
 

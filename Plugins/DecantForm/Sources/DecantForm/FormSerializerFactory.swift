@@ -36,19 +36,15 @@ public struct FormSerializerFactory: SerializerFactory {
     /// `application/x-www-form-urlencoded`.
     public var mediaRanges: [MediaRange] { FormResponseSerializer.defaultMediaRanges }
 
-    /// The options the factory understands.
-    public var optionSchema: [SerializerOption] {
+    /// The options, each said once: the schema and the reading of configuration options are derived from them.
+    public var optionKeys: [OptionKey<Options>] {
         [
-            SerializerOption(
-                "maxPairs", .integer(1...Int(Int32.max)), default: .integer(FormParsingOptions.defaultMaxPairs),
+            .integer(
+                "maxPairs", \.parsing.maxPairs, in: 1...Int(Int32.max),
                 summary: "The most fields (non-empty &-separated sequences) a body may hold."),
-            SerializerOption(
-                "maxBytes", .integer(1...Int(Int32.max)), default: .integer(FormParsingOptions.defaultMaxBytes),
-                summary: "The largest body parsed, in bytes."),
-            SerializerOption(
-                "mediaRanges", .mediaRangeArray,
-                default: .array(FormResponseSerializer.defaultMediaRanges.map { .string($0.description) }),
-                summary: "The media ranges the serializer accepts."),
+            .integer(
+                "maxBytes", \.parsing.maxBytes, in: 1...Int(Int32.max), summary: "The largest body parsed, in bytes."),
+            .mediaRanges(\.mediaRanges, example: "application/x-www-form-urlencoded"),
         ]
     }
 
@@ -58,26 +54,6 @@ public struct FormSerializerFactory: SerializerFactory {
     /// Builds a ``FormResponseSerializer``.
     public func makeSerializer(options: Options) -> FormResponseSerializer {
         FormResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
-    }
-
-    /// Converts configuration options (already checked against ``optionSchema``).
-    public func options(from configuration: ConfigurationOptions) throws -> Options {
-        var options = Options()
-        if let value = Self.integer(configuration["maxPairs"]) { options.parsing.maxPairs = value }
-        if let value = Self.integer(configuration["maxBytes"]) { options.parsing.maxBytes = value }
-        if let ranges = try configuration.mediaRangesOption(for: id, example: "application/x-www-form-urlencoded") {
-            options.mediaRanges = ranges
-        }
-        return options
-    }
-
-    /// An integer option, written as an integer or as a whole number.
-    private static func integer(_ value: ConfigurationValue?) -> Int? {
-        switch value {
-        case .integer(let number)?: number
-        case .number(let number)?: Int(exactly: number)
-        default: nil
-        }
     }
 }
 

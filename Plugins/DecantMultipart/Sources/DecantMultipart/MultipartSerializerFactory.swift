@@ -52,26 +52,22 @@ public struct MultipartSerializerFactory: SerializerFactory {
     /// `multipart/byteranges`.
     public var mediaRanges: [MediaRange] { MultipartResponseSerializer.defaultMediaRanges }
 
-    /// The options the factory understands.
-    public var optionSchema: [SerializerOption] {
+    /// The options, each said once: the schema and the reading of configuration options are derived from them.
+    public var optionKeys: [OptionKey<Options>] {
         [
-            SerializerOption(
-                "maxParts", .integer(1...Int(Int32.max)), default: .integer(defaultOptions.parsing.maxParts),
+            .integer(
+                "maxParts", \.parsing.maxParts, in: 1...Int(Int32.max),
                 summary: "The most body parts a response may hold, over every nesting level."),
-            SerializerOption(
-                "maxPartHeaderBytes", .integer(1...Int(Int32.max)),
-                default: .integer(defaultOptions.parsing.maxPartHeaderBytes),
+            .integer(
+                "maxPartHeaderBytes", \.parsing.maxPartHeaderBytes, in: 1...Int(Int32.max),
                 summary: "The most bytes of one part's header block."),
-            SerializerOption(
-                "maxDepth", .integer(1...64), default: .integer(defaultOptions.parsing.maxDepth),
+            .integer(
+                "maxDepth", \.parsing.maxDepth, in: 1...64,
                 summary: "The deepest nesting of multipart bodies (1: no multipart parts)."),
-            SerializerOption(
-                "failsOnPartError", .bool, default: .bool(defaultOptions.parsing.failsOnPartError),
+            .bool(
+                "failsOnPartError", \.parsing.failsOnPartError,
                 summary: "Fails the whole body when one part cannot be decoded."),
-            SerializerOption(
-                "mediaRanges", .mediaRangeArray,
-                default: .array(defaultOptions.mediaRanges.map { .string($0.description) }),
-                summary: "The media ranges the serializer accepts."),
+            .mediaRanges(\.mediaRanges, example: "multipart/mixed"),
         ]
     }
 
@@ -79,28 +75,6 @@ public struct MultipartSerializerFactory: SerializerFactory {
     public func makeSerializer(options: Options) -> MultipartResponseSerializer {
         MultipartResponseSerializer(
             decodingPartsWith: partRegistry, options: options.parsing, acceptedMediaRanges: options.mediaRanges)
-    }
-
-    /// Converts configuration options (already checked against ``optionSchema``).
-    public func options(from configuration: ConfigurationOptions) throws -> Options {
-        var options = defaultOptions
-        if let value = Self.integer(configuration["maxParts"]) { options.parsing.maxParts = value }
-        if let value = Self.integer(configuration["maxPartHeaderBytes"]) { options.parsing.maxPartHeaderBytes = value }
-        if let value = Self.integer(configuration["maxDepth"]) { options.parsing.maxDepth = value }
-        if case .bool(let flag)? = configuration["failsOnPartError"] { options.parsing.failsOnPartError = flag }
-        if let ranges = try configuration.mediaRangesOption(for: id, example: "multipart/mixed") {
-            options.mediaRanges = ranges
-        }
-        return options
-    }
-
-    /// An integer option, written as an integer or as a whole number.
-    private static func integer(_ value: ConfigurationValue?) -> Int? {
-        switch value {
-        case .integer(let number)?: number
-        case .number(let number)?: Int(exactly: number)
-        default: nil
-        }
     }
 }
 

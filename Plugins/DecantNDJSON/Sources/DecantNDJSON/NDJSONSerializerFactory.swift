@@ -49,19 +49,22 @@ public struct NDJSONSerializerFactory: SerializerFactory {
     /// ``NDJSONSerializer/defaultMediaRanges``.
     public var mediaRanges: [MediaRange] { NDJSONSerializer.defaultMediaRanges }
 
-    /// The options the factory understands.
-    public var optionSchema: [SerializerOption] {
+    /// The options, each said once: the schema and the reading of configuration options are derived from them.
+    /// `maxRecordBytes` and `maxDepth` take integers only: a whole number such as `5.0` leaves the default, as it
+    /// always has.
+    public var optionKeys: [OptionKey<Options>] {
         [
-            SerializerOption(
-                "maxRecordBytes", .integer(1...Int(Int32.max)), default: .integer(StreamOptions.defaultMaxRecordBytes),
-                summary: "The largest record of a whole body, in bytes (a stream takes its limit from StreamOptions)."),
-            SerializerOption(
-                "maxDepth", .integer(1...100_000), default: .integer(JSONParsingOptions().maxDepth),
-                summary: "The deepest nesting of arrays and objects within a record."),
-            SerializerOption(
-                "mediaRanges", .mediaRangeArray,
-                default: .array(NDJSONSerializer.defaultMediaRanges.map { .string($0.description) }),
-                summary: "The media ranges the serializer accepts."),
+            OptionKey(
+                "maxRecordBytes", .integer(1...Int(Int32.max)),
+                summary: "The largest record of a whole body, in bytes (a stream takes its limit from StreamOptions).",
+                defaultValue: { .integer($0.maxRecordBytes) },
+                apply: { value, options, _ in if case .integer(let bytes) = value { options.maxRecordBytes = bytes } }),
+            OptionKey(
+                "maxDepth", .integer(1...100_000),
+                summary: "The deepest nesting of arrays and objects within a record.",
+                defaultValue: { .integer($0.maxDepth) },
+                apply: { value, options, _ in if case .integer(let depth) = value { options.maxDepth = depth } }),
+            .mediaRanges(\.mediaRanges, example: "application/x-ndjson"),
         ]
     }
 
@@ -72,17 +75,6 @@ public struct NDJSONSerializerFactory: SerializerFactory {
     public func makeSerializer(options: Options) -> NDJSONSerializer {
         NDJSONSerializer(
             parser: options.parser, maxRecordBytes: options.maxRecordBytes, acceptedMediaRanges: options.mediaRanges)
-    }
-
-    /// Converts configuration options (already checked against ``optionSchema``).
-    public func options(from configuration: ConfigurationOptions) throws -> Options {
-        var options = Options()
-        if case .integer(let value)? = configuration["maxRecordBytes"] { options.maxRecordBytes = value }
-        if case .integer(let value)? = configuration["maxDepth"] { options.maxDepth = value }
-        if let ranges = try configuration.mediaRangesOption(for: id, example: "application/x-ndjson") {
-            options.mediaRanges = ranges
-        }
-        return options
     }
 
     /// A decoder of arrays of `Decodable` records: `registry.decode([Event].self, from: response)`.

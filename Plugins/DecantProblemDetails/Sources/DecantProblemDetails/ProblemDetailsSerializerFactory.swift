@@ -36,20 +36,16 @@ public struct ProblemDetailsSerializerFactory: SerializerFactory {
     /// `application/problem+json` and `application/problem+xml`.
     public var mediaRanges: [MediaRange] { ProblemDetailsResponseSerializer.defaultMediaRanges }
 
-    /// The options the factory understands.
-    public var optionSchema: [SerializerOption] {
+    /// The options, each said once: the schema and the reading of configuration options are derived from them.
+    public var optionKeys: [OptionKey<Options>] {
         [
-            SerializerOption(
-                "maxBytes", .integer(1...Int(UInt32.max) - 64),
-                default: .integer(ProblemDetailsOptions.defaultMaxBytes),
+            .integer(
+                "maxBytes", \.parsing.maxBytes, in: 1...Int(UInt32.max) - 64,
                 summary: "The largest body parsed, in bytes."),
-            SerializerOption(
-                "maxDepth", .integer(1...100_000), default: .integer(ProblemDetailsOptions.defaultMaxDepth),
+            .integer(
+                "maxDepth", \.parsing.maxDepth, in: 1...100_000,
                 summary: "The deepest nesting of JSON arrays and objects or XML elements accepted."),
-            SerializerOption(
-                "mediaRanges", .mediaRangeArray,
-                default: .array(ProblemDetailsResponseSerializer.defaultMediaRanges.map { .string($0.description) }),
-                summary: "The media ranges the serializer accepts."),
+            .mediaRanges(\.mediaRanges, example: "application/problem+json"),
         ]
     }
 
@@ -59,25 +55,6 @@ public struct ProblemDetailsSerializerFactory: SerializerFactory {
     /// Builds a ``ProblemDetailsResponseSerializer``.
     public func makeSerializer(options: Options) -> ProblemDetailsResponseSerializer {
         ProblemDetailsResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
-    }
-
-    /// Converts configuration options (already checked against ``optionSchema``).
-    public func options(from configuration: ConfigurationOptions) throws -> Options {
-        var options = Options()
-        switch configuration["maxBytes"] {
-        case .integer(let value)?: options.parsing.maxBytes = value
-        case .number(let value)?: options.parsing.maxBytes = Int(value)
-        default: break
-        }
-        switch configuration["maxDepth"] {
-        case .integer(let value)?: options.parsing.maxDepth = value
-        case .number(let value)?: options.parsing.maxDepth = Int(value)
-        default: break
-        }
-        if let ranges = try configuration.mediaRangesOption(for: id, example: "application/problem+json") {
-            options.mediaRanges = ranges
-        }
-        return options
     }
 }
 
