@@ -212,7 +212,7 @@ import Testing
     @Test(arguments: [
         (["prefx": "a"] as ConfigurationOptions, SerializationError.Code.unknownOption, "Did you mean 'prefix'?"),
         (["maxDepth": "deep"], .invalidOption, "must be an integer from 1 to 64, not a string (\"deep\")"),
-        (["maxDepth": 100], .invalidOption, "must be an integer from 1 to 64, not an integer (100)"),
+        (["maxDepth": 100], .invalidOption, "must be an integer from 1 to 64, not 100"),
         (["prefix": true], .invalidOption, "must be a string, not a boolean (true)"),
     ])
     func rejectsUnknownAndIllTypedOptionsPrecisely(

@@ -77,7 +77,12 @@ public struct SerializerOption: Sendable, Hashable {
             fits = values.allSatisfy { if case .string(let text) = $0 { MediaRange(text) != nil } else { false } }
         default: fits = false
         }
-        return fits ? nil : "must be \(kind), not \(value.kindDescription) (\(value))"
+        guard !fits else { return nil }
+        // A number outside the range has the right type: name the value alone.
+        switch (kind, value) {
+        case (.integer, .integer), (.number, .number), (.number, .integer): return "must be \(kind), not \(value)"
+        default: return "must be \(kind), not \(value.kindDescription) (\(value))"
+        }
     }
 
     /// Checks `options` against `schema`: every name known, every value of the declared type.
