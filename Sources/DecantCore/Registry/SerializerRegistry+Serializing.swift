@@ -86,7 +86,7 @@ extension SerializerRegistry {
         for response: Response, sniffing: SniffingPolicy, statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
     ) -> AnyResponseSerializer<any Sendable>? {
         guard sniffing.keepsEveryHeader, serializerRangesMatchFactories, let chosen = chosenEntryIndex(for: response),
-            let route = entries[chosen].route
+            let route = routes[chosen]
         else { return nil }
         if statusCodes == route.chain.statusValidation.acceptable, emptyBodyPolicy == route.chain.emptyBodyPolicy {
             return route.chain.passesUnchanged(response) ? route.chain.serializer : nil

@@ -115,6 +115,9 @@ public struct SerializerRegistry: Sendable {
     var serializerRangesMatchFactories = true
     /// The ranges of every entry whose default serializer builds, compiled for ``Resolution/chosenEntryIndex``.
     var rangeTable: [CompiledRange] = []
+    /// Each entry's ``Entry/route``, by entry position: reading one costs one reference count, where reading it
+    /// through ``entries`` would copy the whole entry.
+    var routes: [Route?] = []
 
     /// Creates an empty registry.
     public init() {}
@@ -185,11 +188,13 @@ public struct SerializerRegistry: Sendable {
                     rangeTable.insert(compiled, at: position)
                 }
             }
+            let route = serializer.map(Route.init)
+            routes.append(route)
             entries.append(
                 Entry(
                     id: factory.id, moduleName: module.name, mediaRanges: ranges, factory: factory,
                     order: entries.count, defaultSerializer: serializer, buildError: buildError,
-                    route: serializer.map(Route.init),
+                    route: route,
                     decoder: (factory as? any ResponseDecoderFactory).flatMap {
                         try? $0.makeResponseDecoder(configuration: [:])
                     }))
