@@ -271,6 +271,15 @@ import Testing
                     }
                     #expect(actual == expected, "\(response)")
                 }
+                // The overload without policy parameters is the default policies' path.
+                let byDefault = Self.outcome { () throws(SerializationError) -> SerializedValue in
+                    try registry.serialize(response)
+                }
+                let withDefaults = Self.outcome { () throws(SerializationError) -> SerializedValue in
+                    try Self.referenceSerialize(
+                        registry, response, sniffing: .trustHeader, statusCodes: .success, emptyBodyPolicy: .default)
+                }
+                #expect(byDefault == withDefaults, "\(response)")
             }
         }
     }

@@ -26,25 +26,50 @@ extension SerializerRegistry {
         statusCodes: StatusCodes = .success,
         emptyBodyPolicy: EmptyBodyPolicy = .default
     ) throws(SerializationError) -> SerializedValue {
-        guard
-            let serializer = directSerializer(
-                for: response, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
-        else {
-            return try serializeThroughChain(
+        try serialize(
+            response,
+            directly: directSerializer(
+                for: response, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy),
+            sniffing: sniffing
+        ) { () throws(SerializationError) in
+            try serializeThroughChain(
                 response, resolution: resolve(response, sniffing: sniffing), producing: nil as Never.Type?,
                 sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
         }
+    }
+
+    /// Turns `response` into a value behind the registry's default validation (see
+    /// ``serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``, whose defaults this uses). This overload exists for
+    /// speed: it does not copy and compare the default policies on every call.
+    public func serialize(_ response: Response) throws(SerializationError) -> SerializedValue {
+        try serialize(response, directly: directSerializer(for: response), sniffing: .trustHeader) {
+            () throws(SerializationError) in
+            try serializeThroughChain(
+                response, resolution: resolve(response, sniffing: .trustHeader), producing: nil as Never.Type?,
+                sniffing: .trustHeader, statusCodes: .success, emptyBodyPolicy: .default)
+        }
+    }
+
+    /// Steps 2 and 3 of an untyped call: `serializer` (the result of step 2) when there is one, with the fallback
+    /// to same-specificity candidates when it fails; otherwise `throughChain`.
+    func serialize(
+        _ response: Response, directly serializer: AnyResponseSerializer<any Sendable>?,
+        sniffing: @autoclosure () -> SniffingPolicy,
+        otherwise throughChain: () throws(SerializationError) -> SerializedValue
+    ) throws(SerializationError) -> SerializedValue {
+        guard let serializer else { return try throughChain() }
         let value: any Sendable
         do {
             value = try serializer.serialize(response)
         } catch {
+            let policy = sniffing()
             return try serialize(
-                response, resolution: resolve(response, sniffing: sniffing), sniffing: sniffing,
+                response, resolution: resolve(response, sniffing: policy), sniffing: policy,
                 afterFailureOf: serializer, error: error, producing: nil as Never.Type?)
         }
         return SerializedValue(
             value: value, serializerID: serializer.serializerID, mediaType: response.contentType,
-            resolution: resolve(response, sniffing: sniffing))
+            resolution: resolve(response, sniffing: sniffing()))
     }
 
     /// Turns `response` into a value of type `T` (see ``serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``).
@@ -61,21 +86,50 @@ extension SerializerRegistry {
         _ response: Response, as type: T.Type, sniffing: SniffingPolicy = .trustHeader,
         statusCodes: StatusCodes = .success, emptyBodyPolicy: EmptyBodyPolicy = .default
     ) throws(SerializationError) -> T {
-        if let serializer = directSerializer(
-            for: response, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
-        {
+        try serialize(
+            response, as: type,
+            directly: directSerializer(
+                for: response, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy),
+            sniffing: sniffing
+        ) { () throws(SerializationError) -> T in
+            try serializeThroughChain(
+                response, as: type, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
+        }
+    }
+
+    /// Turns `response` into a value of type `T` behind the registry's default validation (see
+    /// ``serialize(_:as:sniffing:statusCodes:emptyBodyPolicy:)``, whose defaults this uses). This overload exists
+    /// for speed: it does not copy and compare the default policies on every call.
+    @inlinable
+    public func serialize<T: Sendable>(_ response: Response, as type: T.Type) throws(SerializationError) -> T {
+        try serialize(response, as: type, directly: directSerializer(for: response), sniffing: .trustHeader) {
+            () throws(SerializationError) -> T in
+            try serializeThroughChain(
+                response, as: type, sniffing: .trustHeader, statusCodes: .success, emptyBodyPolicy: .default)
+        }
+    }
+
+    /// Steps 2 and 3 of a typed call: `serializer` (the result of step 2) when there is one and it produces `T`,
+    /// with the fallback to same-specificity candidates of that type when it fails; otherwise `throughChain`.
+    @inlinable
+    func serialize<T: Sendable>(
+        _ response: Response, as type: T.Type, directly serializer: AnyResponseSerializer<any Sendable>?,
+        sniffing: @autoclosure () -> SniffingPolicy,
+        otherwise throughChain: () throws(SerializationError) -> T
+    ) throws(SerializationError) -> T {
+        if let serializer {
             do {
                 // `nil` when the chosen serializer produces another type: then the chain tries those that do.
                 if let value = try serializer.serialize(response, exactly: T.self) { return value }
             } catch {
+                let policy = sniffing()
                 let result = try serialize(
-                    response, resolution: resolve(response, sniffing: sniffing), sniffing: sniffing,
+                    response, resolution: resolve(response, sniffing: policy), sniffing: policy,
                     afterFailureOf: serializer, error: error, producing: T.self)
                 return try cast(result, to: T.self, response: response)
             }
         }
-        return try serializeThroughChain(
-            response, as: type, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
+        return try throughChain()
     }
 
     /// Step 2: the chosen entry's serializer, when the media type comes from the header, that entry's chain says
@@ -95,6 +149,16 @@ extension SerializerRegistry {
         adjusted.statusValidation.acceptable = statusCodes
         adjusted.emptyBodyPolicy = emptyBodyPolicy
         return adjusted.passesUnchanged(response) ? route.chain.serializer : nil
+    }
+
+    /// Step 2 under the registry's default policies (the header trusted, 2xx, the default empty-body policy): the
+    /// chosen entry's serializer when its chain, built with those policies, says its stages would pass `response`
+    /// unchanged.
+    @usableFromInline
+    func directSerializer(for response: Response) -> AnyResponseSerializer<any Sendable>? {
+        guard serializerRangesMatchFactories, let chosen = chosenEntryIndex(for: response), let route = routes[chosen]
+        else { return nil }
+        return route.chain.passesUnchanged(response) ? route.chain.serializer : nil
     }
 
     /// The entry resolution chooses for `response`'s `Content-Type` (see ``Resolution/chosen``), matched by the

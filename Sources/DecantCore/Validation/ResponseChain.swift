@@ -67,12 +67,14 @@ public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer 
     /// type is acceptable. The one rule for skipping stages: ``serialize(_:)`` then calls the serializer directly,
     /// and so does a registry for the serializer it resolved.
     public func passesUnchanged(_ response: Response) -> Bool {
-        for stage in preprocessors where !stage.passesUnchanged(response) { return false }
+        // Stages are asked in place (by index): copying each existential out of its array costs more than the
+        // question on the registry's per-call path.
+        for index in preprocessors.indices where !preprocessors[index].passesUnchanged(response) { return false }
         guard statusValidation.acceptable.contains(response.status),
             emptyBodyPolicy.emptinessReason(for: response) == nil
         else { return false }
         if let mediaTypeValidation, !mediaTypeValidation.passesUnchanged(response) { return false }
-        for stage in validators where !stage.passesUnchanged(response) { return false }
+        for index in validators.indices where !validators[index].passesUnchanged(response) { return false }
         return true
     }
 
