@@ -11,7 +11,7 @@ public import Foundation
 ///   (`SerializerID.isValid(_:)`: dot-separated segments, each an ASCII lowercase letter followed by ASCII letters
 ///   and digits, such as `json`, `propertyList` or `acme.yaml`), and no two factories of a module share an id.
 /// - ``SerializerRuleViolation/Rule/factoryAgreement``: the serializer built with the factory's default options has
-///   the factory's id (`serializerID`) and media ranges (`acceptedMediaRanges`), so the registry's view of the
+///   the factory's id (`serializerID`) and media ranges (`mediaRanges`), so the registry's view of the
 ///   serializer is the serializer's own.
 /// - ``SerializerRuleViolation/Rule/defaultOptions``: the defaults of the factory's option schema pass its own
 ///   validation and build a serializer, as do no options at all and the typed `defaultOptions`.
@@ -151,11 +151,11 @@ public struct SerializerRules: Sendable {
         for (configuration, name) in configurations {
             do {
                 let built = try factory.makeSerializer(configuration: configuration)
-                if built.serializerID != id || built.acceptedMediaRanges != factory.mediaRanges {
+                if built.id != id || built.mediaRanges != factory.mediaRanges {
                     report(
                         .factoryAgreement,
-                        "The serializer built from \(name) has the id '\(built.serializerID)' and the media ranges "
-                            + "\(Self.list(built.acceptedMediaRanges)); the factory says '\(id)' and "
+                        "The serializer built from \(name) has the id '\(built.id)' and the media ranges "
+                            + "\(Self.list(built.mediaRanges)); the factory says '\(id)' and "
                             + "\(Self.list(factory.mediaRanges)).")
                 }
             } catch {
@@ -169,19 +169,19 @@ public struct SerializerRules: Sendable {
             report(.defaultOptions, "No serializer can be built from the factory's defaultOptions: \(error).")
             return violations
         }
-        if !SerializerID.isValid(serializer.serializerID.rawValue) {
-            report(.validID, "The serializer's id '\(serializer.serializerID.rawValue)' is not a valid id.")
+        if !SerializerID.isValid(serializer.id.rawValue) {
+            report(.validID, "The serializer's id '\(serializer.id.rawValue)' is not a valid id.")
         }
-        if serializer.serializerID != id {
+        if serializer.id != id {
             report(
                 .factoryAgreement,
-                "The serializer's id is '\(serializer.serializerID)', the factory's is '\(id)': implement "
+                "The serializer's id is '\(serializer.id)', the factory's is '\(id)': implement "
                     + "serializerID to return the factory's id, which errors and traces show.")
         }
-        if serializer.acceptedMediaRanges != factory.mediaRanges {
+        if serializer.mediaRanges != factory.mediaRanges {
             report(
                 .factoryAgreement,
-                "The serializer accepts \(Self.list(serializer.acceptedMediaRanges)), the factory claims "
+                "The serializer accepts \(Self.list(serializer.mediaRanges)), the factory claims "
                     + "\(Self.list(factory.mediaRanges)): the registry resolves by the factory's ranges, so they must "
                     + "be the serializer's.")
         }
@@ -193,7 +193,7 @@ public struct SerializerRules: Sendable {
     private func robustnessViolations<Serializer: ResponseSerializer>(
         of serializer: Serializer, id: SerializerID
     ) -> [SerializerRuleViolation] {
-        let mediaType = Self.representative(of: serializer.acceptedMediaRanges.first ?? .any)
+        let mediaType = Self.representative(of: serializer.mediaRanges.first ?? .any)
         let empty = Response(headers: ["Content-Type": mediaType.description])
         var inputs: [(name: String, call: @Sendable () throws -> Void)] = [
             ("serialize(_:) of an empty body", { _ = try serializer.serialize(empty) }),

@@ -23,7 +23,7 @@ public struct ImageResponseSerializer: ResponseSerializer {
     /// How images are decoded.
     public var options: ImageDecodingOptions
     /// The media ranges accepted; ``defaultMediaRanges`` by default.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// AFNetworking's ten image types plus `image/jpg`, `image/x-ms-bmp` and `image/vnd.microsoft.icon`.
     public static let defaultMediaRanges: [MediaRange] = [
@@ -35,17 +35,17 @@ public struct ImageResponseSerializer: ResponseSerializer {
     ///
     /// - Parameters:
     ///   - options: Scale, inflate, alpha and limits; the defaults decode at once at scale 1 with straight alpha.
-    ///   - acceptedMediaRanges: The media ranges accepted.
+    ///   - mediaRanges: The media ranges accepted.
     public init(
         options: ImageDecodingOptions = ImageDecodingOptions(),
-        acceptedMediaRanges: [MediaRange] = ImageResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = ImageResponseSerializer.defaultMediaRanges
     ) {
         self.options = options
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `image`.
-    public var serializerID: SerializerID { "image" }
+    public var id: SerializerID { "image" }
 
     /// Decodes the body.
     ///
@@ -60,7 +60,7 @@ public struct ImageResponseSerializer: ResponseSerializer {
             image.scale = effective.imageScale
             return image
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 
@@ -93,7 +93,7 @@ public struct ImageResponseSerializer: ResponseSerializer {
             image.scale = effective.imageScale
             return image
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 }

@@ -21,19 +21,19 @@ public struct JSONResponseDecoder: ResponseDecoder {
     /// The decoder: strategies and parsing options.
     public var decoder: JSONValueDecoder
     /// The media ranges accepted; ``JSONResponseSerializer/defaultMediaRanges`` unless set.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// Creates a response decoder.
     public init(
         decoder: JSONValueDecoder = JSONValueDecoder(),
-        acceptedMediaRanges: [MediaRange] = JSONResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = JSONResponseSerializer.defaultMediaRanges
     ) {
         self.decoder = decoder
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `json`.
-    public var decoderID: SerializerID { "json" }
+    public var id: SerializerID { "json" }
 
     /// Decodes a `T` from the body of `response`.
     ///
@@ -43,7 +43,7 @@ public struct JSONResponseDecoder: ResponseDecoder {
         do {
             return try decoder.decode(type, from: response.body)
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: decoderID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 }
@@ -58,6 +58,6 @@ extension JSONSerializerFactory: ResponseDecoderFactory {
         try SerializerOption.validate(configuration, against: optionSchema, for: id)
         let options = try options(from: configuration)
         return JSONResponseDecoder(
-            decoder: JSONValueDecoder(parsingOptions: options.parsing), acceptedMediaRanges: options.mediaRanges)
+            decoder: JSONValueDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges)
     }
 }

@@ -32,19 +32,19 @@ public struct JSONResponseSerializer: ResponseSerializer {
     /// The parser, built once.
     private var parser: JSONParser
     /// The media ranges accepted; ``defaultMediaRanges`` unless set.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
     public init(
         options: JSONParsingOptions = JSONParsingOptions(),
-        acceptedMediaRanges: [MediaRange] = JSONResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = JSONResponseSerializer.defaultMediaRanges
     ) {
         self.parser = JSONParser(options: options)
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `json`.
-    public var serializerID: SerializerID { "json" }
+    public var id: SerializerID { "json" }
 
     /// Parses the body with ``JSONParser``.
     ///
@@ -53,7 +53,7 @@ public struct JSONResponseSerializer: ResponseSerializer {
         do {
             return try parser.parse(response.body)
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 
@@ -129,7 +129,7 @@ public struct JSONSerializerFactory: SerializerFactory {
 
     /// Builds a ``JSONResponseSerializer``.
     public func makeSerializer(options: Options) -> JSONResponseSerializer {
-        JSONResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
+        JSONResponseSerializer(options: options.parsing, mediaRanges: options.mediaRanges)
     }
 }
 

@@ -5,7 +5,7 @@ public struct PropertyListResponseSerializer: ResponseSerializer {
     /// The format and limits.
     public var options: PropertyListParsingOptions
     /// The media ranges accepted; ``defaultMediaRanges`` unless set.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// `application/x-plist` (AFNetworking's), `application/x-bplist` and `application/plist`.
     public static let defaultMediaRanges: [MediaRange] = [
@@ -14,24 +14,24 @@ public struct PropertyListResponseSerializer: ResponseSerializer {
         MediaRange(.exact(type: "application", subtype: "plist")),
     ]
 
-    /// A serializer with `options`, accepting `acceptedMediaRanges`.
+    /// A serializer with `options`, accepting `mediaRanges`.
     public init(
         options: PropertyListParsingOptions = PropertyListParsingOptions(),
-        acceptedMediaRanges: [MediaRange] = PropertyListResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = PropertyListResponseSerializer.defaultMediaRanges
     ) {
         self.options = options
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `propertyList`.
-    public var serializerID: SerializerID { "propertyList" }
+    public var id: SerializerID { "propertyList" }
 
     /// Parses the body; errors carry the response, its media type and this serializer's id.
     public func serialize(_ response: Response) throws(SerializationError) -> PropertyListValue {
         do {
             return try PropertyListParser(options: options).parse(response.body, mediaType: response.contentType)
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 }

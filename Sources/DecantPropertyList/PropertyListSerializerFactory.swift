@@ -62,7 +62,7 @@ public struct PropertyListSerializerFactory: SerializerFactory {
 
     /// A serializer with `options`.
     public func makeSerializer(options: Options) -> PropertyListResponseSerializer {
-        PropertyListResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
+        PropertyListResponseSerializer(options: options.parsing, mediaRanges: options.mediaRanges)
     }
 
     /// A ``PropertyListResponseDecoder`` with the configured options.
@@ -70,7 +70,7 @@ public struct PropertyListSerializerFactory: SerializerFactory {
         try SerializerOption.validate(configuration, against: optionSchema, for: id)
         let options = try options(from: configuration)
         return PropertyListResponseDecoder(
-            decoder: PropertyListValueDecoder(parsingOptions: options.parsing), acceptedMediaRanges: options.mediaRanges
+            decoder: PropertyListValueDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges
         )
     }
 }

@@ -72,19 +72,19 @@ public struct PropertyListResponseDecoder: ResponseDecoder {
     /// The value decoder, with its parsing options.
     public var decoder: PropertyListValueDecoder
     /// The media ranges accepted.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
-    /// A response decoder using `decoder`, accepting `acceptedMediaRanges`.
+    /// A response decoder using `decoder`, accepting `mediaRanges`.
     public init(
         decoder: PropertyListValueDecoder = PropertyListValueDecoder(),
-        acceptedMediaRanges: [MediaRange] = PropertyListResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = PropertyListResponseSerializer.defaultMediaRanges
     ) {
         self.decoder = decoder
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `propertyList`.
-    public var decoderID: SerializerID { "propertyList" }
+    public var id: SerializerID { "propertyList" }
 
     /// Parses the body (its `charset` parameter naming the encoding of text formats without a declaration) and
     /// decodes a `T`.
@@ -94,7 +94,7 @@ public struct PropertyListResponseDecoder: ResponseDecoder {
                 .parse(response.body, mediaType: response.contentType)
             return try decoder.decode(type, from: value)
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: decoderID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 }

@@ -26,7 +26,7 @@ public struct StringResponseSerializer: ResponseSerializer {
     /// How the body becomes text: the default encoding, strict or replacement mode, unknown-label policy.
     public var pipeline: CharsetPipeline
     /// The media ranges accepted; `text/*` by default.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// The default ranges: `text/*`.
     public static let defaultMediaRanges: [MediaRange] = [MediaRange(.type("text"))]
@@ -35,17 +35,17 @@ public struct StringResponseSerializer: ResponseSerializer {
     ///
     /// - Parameters:
     ///   - pipeline: The charset pipeline; by default UTF-8 for bodies without a BOM or `charset`, replacement mode.
-    ///   - acceptedMediaRanges: The media ranges accepted; `text/*` by default.
+    ///   - mediaRanges: The media ranges accepted; `text/*` by default.
     public init(
         pipeline: CharsetPipeline = CharsetPipeline(),
-        acceptedMediaRanges: [MediaRange] = StringResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = StringResponseSerializer.defaultMediaRanges
     ) {
         self.pipeline = pipeline
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `string`.
-    public var serializerID: SerializerID { "string" }
+    public var id: SerializerID { "string" }
 
     /// Decodes the body with ``pipeline``, using the response's `Content-Type`.
     ///
@@ -56,7 +56,7 @@ public struct StringResponseSerializer: ResponseSerializer {
         do {
             return try pipeline.decode(response.body, mediaType: response.contentType)
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 

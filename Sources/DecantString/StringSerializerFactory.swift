@@ -21,15 +21,15 @@ public struct StringSerializerFactory: SerializerFactory {
         /// The charset pipeline (default encoding, mode, unknown-label policy).
         public var pipeline: CharsetPipeline
         /// The media ranges the serializer accepts.
-        public var acceptedMediaRanges: [MediaRange]
+        public var mediaRanges: [MediaRange]
 
         /// Creates options; the defaults are UTF-8, replacement mode and `text/*`.
         public init(
             pipeline: CharsetPipeline = CharsetPipeline(),
-            acceptedMediaRanges: [MediaRange] = StringResponseSerializer.defaultMediaRanges
+            mediaRanges: [MediaRange] = StringResponseSerializer.defaultMediaRanges
         ) {
             self.pipeline = pipeline
-            self.acceptedMediaRanges = acceptedMediaRanges
+            self.mediaRanges = mediaRanges
         }
     }
 
@@ -44,7 +44,7 @@ public struct StringSerializerFactory: SerializerFactory {
     /// Creates the factory.
     ///
     /// - Parameter defaultOptions: The options of serializers built without configuration; their
-    ///   ``Options/acceptedMediaRanges`` are the factory's ``mediaRanges``.
+    ///   ``Options/mediaRanges`` are the factory's ``mediaRanges``.
     public init(defaultOptions: Options = Options()) {
         self.defaultOptions = defaultOptions
     }
@@ -58,55 +58,50 @@ public struct StringSerializerFactory: SerializerFactory {
     }
 
     /// The default options' media ranges: `text/*` unless the factory was created with others.
-    public var mediaRanges: [MediaRange] { defaultOptions.acceptedMediaRanges }
+    public var mediaRanges: [MediaRange] { defaultOptions.mediaRanges }
 
-    /// `defaultEncoding`, `mode`, `unknownLabelIsError` and `mediaRanges`.
-    public var optionSchema: [SerializerOption] {
-        [
-            SerializerOption(
-                "defaultEncoding", .string(allowed: StringSerializerFactory.defaultEncodingChoices.map(\.name)),
-                default: "UTF-8",
+    /// `defaultEncoding`, `mode`, `unknownLabelIsError` and `mediaRanges`. `mode` also sets `unknownLabelIsError`
+    /// (on in strict mode), so that option has no fixed default; a configured `unknownLabelIsError` wins, since keys
+    /// are applied in this order.
+    public var optionKeys: [OptionKey<Options>] {
+        let choices = StringSerializerFactory.defaultEncodingChoices
+        return [
+            OptionKey(
+                "defaultEncoding", .string(allowed: choices.map(\.name)),
                 summary: "The encoding of bodies with no byte order mark and no charset parameter (ISO-8859-1 is "
-                    + "true Latin-1; JSON and XML types are always UTF-8)."),
-            SerializerOption(
-                "mode", .string(allowed: ["strict", "replacement"]), default: "replacement",
-                summary: "Whether invalid bytes are an error (strict) or become U+FFFD (replacement)."),
-            SerializerOption(
+                    + "true Latin-1; JSON and XML types are always UTF-8).",
+                defaultValue: { options in
+                    choices.first { $0.encoding == options.pipeline.defaultEncoding }.map { .string($0.name) }
+                }
+            ) { value, options, _ in
+                if case .string(let name) = value, let choice = choices.first(where: { $0.name == name }) {
+                    options.pipeline.defaultEncoding = choice.encoding
+                }
+            },
+            OptionKey(
+                "mode", .string(allowed: ["strict", "replacement"]),
+                summary: "Whether invalid bytes are an error (strict) or become U+FFFD (replacement).",
+                defaultValue: { .string($0.pipeline.mode == .strict ? "strict" : "replacement") }
+            ) { value, options, _ in
+                if case .string(let mode) = value {
+                    options.pipeline.mode = mode == "strict" ? .strict : .replacement
+                    options.pipeline.unknownLabelIsError = options.pipeline.mode == .strict
+                }
+            },
+            OptionKey(
                 "unknownLabelIsError", .bool,
                 summary: "Whether an unknown charset label is an error rather than a fallback to the default "
-                    + "encoding; by default true in strict mode and false in replacement mode."),
-            SerializerOption(
-                "mediaRanges", .mediaRangeArray, default: ["text/*"],
-                summary: "The media ranges the serializer accepts."),
+                    + "encoding; by default true in strict mode and false in replacement mode.",
+                defaultValue: { _ in nil }
+            ) { value, options, _ in
+                if case .bool(let isError) = value { options.pipeline.unknownLabelIsError = isError }
+            },
+            .mediaRanges(\.mediaRanges, example: "text/*"),
         ]
     }
 
     /// Builds a ``StringResponseSerializer``.
     public func makeSerializer(options: Options) -> StringResponseSerializer {
-        StringResponseSerializer(pipeline: options.pipeline, acceptedMediaRanges: options.acceptedMediaRanges)
-    }
-
-    /// Converts configuration options (already checked against ``optionSchema``); absent ones keep
-    /// ``defaultOptions``.
-    ///
-    /// - Throws: `SerializationError/Code/invalidOption` for an empty `mediaRanges` array.
-    public func options(from configuration: ConfigurationOptions) throws(SerializationError) -> Options {
-        var options = defaultOptions
-        if case .string(let name)? = configuration["defaultEncoding"],
-            let choice = StringSerializerFactory.defaultEncodingChoices.first(where: { $0.name == name })
-        {
-            options.pipeline.defaultEncoding = choice.encoding
-        }
-        if case .string(let mode)? = configuration["mode"] {
-            options.pipeline.mode = mode == "strict" ? .strict : .replacement
-            options.pipeline.unknownLabelIsError = options.pipeline.mode == .strict
-        }
-        if case .bool(let isError)? = configuration["unknownLabelIsError"] {
-            options.pipeline.unknownLabelIsError = isError
-        }
-        if let ranges = try configuration.mediaRangesOption(for: id, example: "text/*") {
-            options.acceptedMediaRanges = ranges
-        }
-        return options
+        StringResponseSerializer(pipeline: options.pipeline, mediaRanges: options.mediaRanges)
     }
 }

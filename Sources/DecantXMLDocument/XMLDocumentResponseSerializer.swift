@@ -11,7 +11,7 @@ public struct XMLDocumentResponseSerializer: ResponseSerializer {
     /// Namespace handling and limits.
     public var options: XMLParsingOptions
     /// The media ranges accepted; ``defaultMediaRanges`` unless set.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// `application/xml`, `text/xml` and every `+xml` type (`*/*+xml`, such as `application/atom+xml` or
     /// `image/svg+xml`).
@@ -21,17 +21,17 @@ public struct XMLDocumentResponseSerializer: ResponseSerializer {
         MediaRange(.suffix(type: nil, suffix: "xml")),
     ]
 
-    /// A serializer with `options`, accepting `acceptedMediaRanges`.
+    /// A serializer with `options`, accepting `mediaRanges`.
     public init(
         options: XMLParsingOptions = XMLParsingOptions(),
-        acceptedMediaRanges: [MediaRange] = XMLDocumentResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = XMLDocumentResponseSerializer.defaultMediaRanges
     ) {
         self.options = options
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `xmlDocument`.
-    public var serializerID: SerializerID { "xmlDocument" }
+    public var id: SerializerID { "xmlDocument" }
 
     /// Parses the body into a tree; errors carry the response, its media type and this serializer's id.
     ///
@@ -41,7 +41,7 @@ public struct XMLDocumentResponseSerializer: ResponseSerializer {
         do {
             return try XMLTree(parsing: response.body, mediaType: response.contentType, options: options)
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 }

@@ -48,6 +48,6 @@ public struct XMLDocumentSerializerFactory: SerializerFactory {
 
     /// A serializer with `options`.
     public func makeSerializer(options: Options) -> XMLDocumentResponseSerializer {
-        XMLDocumentResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
+        XMLDocumentResponseSerializer(options: options.parsing, mediaRanges: options.mediaRanges)
     }
 }

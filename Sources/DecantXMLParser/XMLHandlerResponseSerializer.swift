@@ -12,21 +12,21 @@ public struct XMLHandlerResponseSerializer<Handler: XMLHandler>: ResponseSeriali
     /// Limits and namespace handling.
     public var options: XMLParsingOptions
     /// The media ranges accepted; `XMLParserResponseSerializer.defaultMediaRanges` unless set.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
     /// The id used in errors and traces; `xmlHandler` unless set.
-    public var serializerID: SerializerID
+    public var id: SerializerID
 
     /// A serializer that runs a handler from `makeHandler` over each body.
     public init(
         options: XMLParsingOptions = XMLParsingOptions(),
-        acceptedMediaRanges: [MediaRange] = XMLParserResponseSerializer.defaultMediaRanges,
-        serializerID: SerializerID = "xmlHandler",
+        mediaRanges: [MediaRange] = XMLParserResponseSerializer.defaultMediaRanges,
+        id: SerializerID = "xmlHandler",
         makeHandler: @escaping @Sendable () -> Handler
     ) {
         self.makeHandler = makeHandler
         self.options = options
-        self.acceptedMediaRanges = acceptedMediaRanges
-        self.serializerID = serializerID
+        self.mediaRanges = mediaRanges
+        self.id = id
     }
 
     /// Parses the body with a new handler and returns its output.
@@ -38,7 +38,7 @@ public struct XMLHandlerResponseSerializer<Handler: XMLHandler>: ResponseSeriali
             return try XMLStreamParser(data: response.body, mediaType: response.contentType, options: options)
                 .parse(with: makeHandler())
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 }

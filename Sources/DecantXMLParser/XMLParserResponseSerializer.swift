@@ -12,7 +12,7 @@ public struct XMLParserResponseSerializer: ResponseSerializer {
     /// Whether ``serialize(_:)`` parses the body once to surface errors. Defaults to `false`.
     public var parsesEagerly: Bool
     /// The media ranges accepted; ``defaultMediaRanges`` unless set.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// `application/xml`, `text/xml` and every `+xml` type (`*/*+xml`, RFC 7303 §4.1, RFC 6839).
     public static let defaultMediaRanges: [MediaRange] = [
@@ -21,18 +21,18 @@ public struct XMLParserResponseSerializer: ResponseSerializer {
         MediaRange(.suffix(type: nil, suffix: "xml")),
     ]
 
-    /// A serializer with `options`, accepting `acceptedMediaRanges`.
+    /// A serializer with `options`, accepting `mediaRanges`.
     public init(
         options: XMLParsingOptions = XMLParsingOptions(), parsesEagerly: Bool = false,
-        acceptedMediaRanges: [MediaRange] = XMLParserResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = XMLParserResponseSerializer.defaultMediaRanges
     ) {
         self.options = options
         self.parsesEagerly = parsesEagerly
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `xmlParser`.
-    public var serializerID: SerializerID { "xmlParser" }
+    public var id: SerializerID { "xmlParser" }
 
     /// `true` unless ``parsesEagerly``: the returned parser has not read the body yet, so a registry never falls back
     /// to this serializer after another one (such as `xmlDocument`) rejected the body.
@@ -48,7 +48,7 @@ public struct XMLParserResponseSerializer: ResponseSerializer {
             do {
                 try parser.forEachEvent { _, _ in }
             } catch {
-                throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+                throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
             }
         }
         return parser

@@ -56,6 +56,6 @@ public struct XMLParserSerializerFactory: SerializerFactory {
     /// A serializer with `options`.
     public func makeSerializer(options: Options) -> XMLParserResponseSerializer {
         XMLParserResponseSerializer(
-            options: options.parsing, parsesEagerly: options.parsesEagerly, acceptedMediaRanges: options.mediaRanges)
+            options: options.parsing, parsesEagerly: options.parsesEagerly, mediaRanges: options.mediaRanges)
     }
 }

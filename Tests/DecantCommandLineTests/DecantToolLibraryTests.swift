@@ -8,8 +8,8 @@ import Testing
 @Suite struct DecantToolLibraryTests {
     /// A format the standard registry does not know: `application/x-shout`, decoded to the body upper-cased.
     struct ShoutSerializer: ResponseSerializer {
-        var acceptedMediaRanges: [MediaRange] { [MediaRange(.exact(type: "application", subtype: "x-shout"))] }
-        var serializerID: SerializerID { "test.shout" }
+        var mediaRanges: [MediaRange] { [MediaRange(.exact(type: "application", subtype: "x-shout"))] }
+        var id: SerializerID { "test.shout" }
 
         func serialize(_ response: Response) throws(SerializationError) -> String {
             String(decoding: response.body, as: UTF8.self).uppercased()

@@ -118,8 +118,8 @@ struct BrokenFactory: SerializerFactory {
 struct BrokenSerializer: ResponseSerializer {
     let kind: BrokenFactory.Kind
 
-    var serializerID: SerializerID { kind == .disagrees ? "somethingElse" : "broken" }
-    var acceptedMediaRanges: [MediaRange] {
+    var id: SerializerID { kind == .disagrees ? "somethingElse" : "broken" }
+    var mediaRanges: [MediaRange] {
         kind == .disagrees ? [MediaRange(.exact(type: "text", subtype: "plain"))] : [MediaRange(.type("text"))]
     }
 

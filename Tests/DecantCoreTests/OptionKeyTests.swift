@@ -81,4 +81,40 @@ import Testing
         #expect(error?.codingPath == [name])
         #expect(error?.serializerID == "acme.lines")
     }
+
+    /// Options whose meaning when absent depends on something else: no fixed default.
+    struct Dependent: Sendable, Equatable {
+        var quotes: Bool?
+        var separator: String?
+    }
+
+    struct DependentFactory: SerializerFactory {
+        var defaults = Dependent()
+        var id: SerializerID { "acme.dependent" }
+        var summary: String { "Dependent options (tests)." }
+        var mediaRanges: [MediaRange] { ["text/x-lines"] }
+        var defaultOptions: Dependent { defaults }
+        var optionKeys: [OptionKey<Dependent>] {
+            [
+                .bool("quotes", \.quotes, summary: "Quotes (default: by media type)."),
+                OptionKey(
+                    "separator", .string(allowed: nil), summary: "Separator (default: by media type).",
+                    defaultValue: { $0.separator.map { .string($0) } }
+                ) { value, options, _ in
+                    if case .string(let text) = value { options.separator = text }
+                },
+            ]
+        }
+        func makeSerializer(options: Dependent) -> DataResponseSerializer { DataResponseSerializer() }
+    }
+
+    @Test func anOptionalPropertyThatIsNilHasNoFixedDefault() throws {
+        #expect(DependentFactory().optionSchema.map(\.defaultValue) == [nil, nil])
+        var factory = DependentFactory()
+        factory.defaults = Dependent(quotes: false, separator: ";")
+        #expect(factory.optionSchema.map(\.defaultValue) == [.bool(false), .string(";")])
+        let options = try DependentFactory().options(from: ["quotes": true, "separator": "|"])
+        #expect(options == Dependent(quotes: true, separator: "|"))
+        #expect(try DependentFactory().options(from: [:]) == Dependent())
+    }
 }

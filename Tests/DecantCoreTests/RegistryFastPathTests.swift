@@ -304,16 +304,16 @@ import Testing
         let counter = CallCounter()
         func counting(_ id: SerializerID, _ ranges: String...) -> AnyResponseSerializer<String> {
             let tagging = TaggingSerializer(id: id, ranges: ranges.map { MediaRange($0)! })
-            return AnyResponseSerializer(id: id, acceptedMediaRanges: tagging.ranges) { response in
+            return AnyResponseSerializer(id: id, mediaRanges: tagging.ranges) { response in
                 counter.record(id.rawValue)
                 return try tagging.serialize(response)
             }
         }
         struct Wrapper: SerializerFactory {
             let serializer: AnyResponseSerializer<String>
-            var id: SerializerID { serializer.serializerID }
+            var id: SerializerID { serializer.id }
             var summary: String { "Counts calls (tests)." }
-            var mediaRanges: [MediaRange] { serializer.acceptedMediaRanges }
+            var mediaRanges: [MediaRange] { serializer.mediaRanges }
             var defaultOptions: Void { () }
             func options(from configuration: ConfigurationOptions) throws {}
             func makeSerializer(options: Void) -> AnyResponseSerializer<String> { serializer }

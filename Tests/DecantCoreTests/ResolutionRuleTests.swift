@@ -9,8 +9,8 @@ import Testing
 @Suite struct ResolutionRuleTests {
     /// Splits `text/csv` bodies into rows of comma-separated fields; an unterminated quote is an error at its offset.
     struct RowsSerializer: ResponseSerializer {
-        var acceptedMediaRanges: [MediaRange] { [MediaRange("text/csv")] }
-        var serializerID: SerializerID { "acme.csv" }
+        var mediaRanges: [MediaRange] { [MediaRange("text/csv")] }
+        var id: SerializerID { "acme.csv" }
 
         func serialize(_ response: Response) throws -> [[String]] {
             let bytes = Array(response.body)
@@ -28,8 +28,8 @@ import Testing
 
     /// Accepts `text/csv` and returns a closure that would read the body later: it parses nothing now.
     struct DeferredRowsSerializer: ResponseSerializer {
-        var acceptedMediaRanges: [MediaRange] { [MediaRange("text/csv")] }
-        var serializerID: SerializerID { "acme.lazyCSV" }
+        var mediaRanges: [MediaRange] { [MediaRange("text/csv")] }
+        var id: SerializerID { "acme.lazyCSV" }
         var defersParsing: Bool { true }
         func serialize(_ response: Response) throws -> String { "unparsed" }
     }
@@ -37,9 +37,9 @@ import Testing
     /// Installs `serializer` under its own id and ranges.
     struct FixedFactory<Serializer: ResponseSerializer>: SerializerFactory {
         let serializer: Serializer
-        var id: SerializerID { serializer.serializerID }
+        var id: SerializerID { serializer.id }
         var summary: String { "A fixed serializer (tests)." }
-        var mediaRanges: [MediaRange] { serializer.acceptedMediaRanges }
+        var mediaRanges: [MediaRange] { serializer.mediaRanges }
         func makeSerializer(options: Void) -> Serializer { serializer }
     }
 
@@ -121,7 +121,7 @@ import Testing
             FixedFactory(serializer: TaggingSerializer("first", "text/csv")),
             FixedFactory(serializer: RowsSerializer()),
             FixedFactory(
-                serializer: AnyResponseSerializer<String>(id: "second", acceptedMediaRanges: [MediaRange("text/csv")]) {
+                serializer: AnyResponseSerializer<String>(id: "second", mediaRanges: [MediaRange("text/csv")]) {
                     "second:" + String(decoding: $0.body, as: UTF8.self)
                 }),
         ])
@@ -163,7 +163,7 @@ import Testing
     @Test func compoundReportsAttemptsBeforeItsSuccess() throws {
         let compound = CompoundSerializer<String>([
             TaggingSerializer("one", "text/plain").eraseToAnySerializer(),
-            AnyResponseSerializer(id: "lazy", acceptedMediaRanges: [MediaRange("text/plain")], defersParsing: true) {
+            AnyResponseSerializer(id: "lazy", mediaRanges: [MediaRange("text/plain")], defersParsing: true) {
                 _ in "lazy"
             },
             TaggingSerializer("two", "text/*").eraseToAnySerializer(),
@@ -185,7 +185,7 @@ import Testing
             var summary: String { "Produces an Int behind `any Sendable` (tests)." }
             var mediaRanges: [MediaRange] { [MediaRange("text/plain")] }
             func makeSerializer(options: Void) -> AnyResponseSerializer<any Sendable> {
-                AnyResponseSerializer<any Sendable>(id: "erased", acceptedMediaRanges: mediaRanges) { _ in 42 }
+                AnyResponseSerializer<any Sendable>(id: "erased", mediaRanges: mediaRanges) { _ in 42 }
             }
         }
         let registry = Self.registry([ErasedFactory(), TaggingFactory("string", "text/*")])

@@ -186,7 +186,7 @@ import Testing
     ])
 
     @Test func triesMatchingSerializersMostSpecificFirst() throws {
-        let plan = Self.compound.plan(for: .make(type: "text/plain", body: "x")).map(\.serializer.serializerID)
+        let plan = Self.compound.plan(for: .make(type: "text/plain", body: "x")).map(\.serializer.id)
         #expect(plan == ["plain", "anyText"])
         #expect(try Self.compound.serialize(.make(type: "text/plain", body: "x")) == "plain:x")
     }
@@ -303,8 +303,8 @@ import Testing
             TaggingSerializer("plain", "text/plain").eraseToAnySerializer(),
         ])
         let response = Response.make(type: "text/plain", body: "x")
-        #expect(compound.plan(for: response).map(\.serializer.serializerID) == ["plain", "anyText"])
+        #expect(compound.plan(for: response).map(\.serializer.id) == ["plain", "anyText"])
         compound.order = .asListed
-        #expect(compound.plan(for: response).map(\.serializer.serializerID) == ["anyText", "plain"])
+        #expect(compound.plan(for: response).map(\.serializer.id) == ["anyText", "plain"])
     }
 }

@@ -5,8 +5,8 @@ import Testing
 
 /// A test decoder backed by Foundation's `JSONDecoder`, standing in for a format module's decoder.
 struct FoundationJSONTestDecoder: ResponseDecoder {
-    var decoderID: SerializerID { "testJSON" }
-    var acceptedMediaRanges: [MediaRange] { [MediaRange("application/json"), MediaRange("application/*+json")] }
+    var id: SerializerID { "testJSON" }
+    var mediaRanges: [MediaRange] { [MediaRange("application/json"), MediaRange("application/*+json")] }
 
     func decode<T: Decodable>(_ type: T.Type, from response: Response) throws -> T {
         do {
@@ -20,7 +20,7 @@ struct FoundationJSONTestDecoder: ResponseDecoder {
 struct DecodingTestFactory: ResponseDecoderFactory {
     var id: SerializerID { "testJSON" }
     var summary: String { "Foundation-backed JSON for tests." }
-    var mediaRanges: [MediaRange] { FoundationJSONTestDecoder().acceptedMediaRanges }
+    var mediaRanges: [MediaRange] { FoundationJSONTestDecoder().mediaRanges }
     func makeSerializer(options: Void) -> DataResponseSerializer { DataResponseSerializer() }
     func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
         FoundationJSONTestDecoder()

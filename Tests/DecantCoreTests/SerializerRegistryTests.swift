@@ -161,7 +161,7 @@ import Testing
         var summary: String { "Counts body bytes, output erased (tests)." }
         var mediaRanges: [MediaRange] { [MediaRange("text/plain")] }
         func makeSerializer(options: Void) -> AnyResponseSerializer<any Sendable> {
-            AnyResponseSerializer(id: id, acceptedMediaRanges: mediaRanges) { response in response.body.count }
+            AnyResponseSerializer(id: id, mediaRanges: mediaRanges) { response in response.body.count }
         }
     }
 

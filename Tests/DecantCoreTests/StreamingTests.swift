@@ -33,8 +33,8 @@ private struct LinesSerializer: StreamingResponseSerializer {
         }
     }
 
-    var acceptedMediaRanges: [MediaRange] { [MediaRange("text/x-lines")] }
-    var serializerID: SerializerID { "test.lines" }
+    var mediaRanges: [MediaRange] { [MediaRange("text/x-lines")] }
+    var id: SerializerID { "test.lines" }
 
     func makeRecordDecoder(for head: Response, options: StreamOptions) throws(SerializationError) -> Decoder {
         Decoder(framer: LineFramer(lineEnds: .lineFeed, maxLineBytes: options.maxRecordBytes))

@@ -108,8 +108,8 @@ import Testing
     @Test func factoryBuildsTheDecoderFromConfiguration() throws {
         let factory = JSONSerializerFactory()
         let plain = try #require(try factory.makeResponseDecoder(configuration: [:]) as? JSONResponseDecoder)
-        #expect(plain.decoderID == "json")
-        #expect(plain.acceptedMediaRanges == JSONResponseSerializer.defaultMediaRanges)
+        #expect(plain.id == "json")
+        #expect(plain.mediaRanges == JSONResponseSerializer.defaultMediaRanges)
         let configured = try #require(
             try factory.makeResponseDecoder(
                 configuration: [
@@ -118,7 +118,7 @@ import Testing
             ) as? JSONResponseDecoder)
         #expect(configured.decoder.parsingOptions.removesKeysWithNullValues)
         #expect(configured.decoder.parsingOptions.maxDepth == 3)
-        #expect(configured.acceptedMediaRanges.map(\.description) == ["application/x-user"])
+        #expect(configured.mediaRanges.map(\.description) == ["application/x-user"])
         let unknown = #expect(throws: SerializationError.self) {
             try factory.makeResponseDecoder(configuration: ["keyDecodingStrategy": "snake"])
         }

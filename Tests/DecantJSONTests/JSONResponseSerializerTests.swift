@@ -91,7 +91,7 @@ import Testing
         #expect(serializer.options.removesKeysWithNullValues)
         #expect(serializer.options.maxBytes == 100)
         #expect(serializer.options.emptyValue == ["empty": true])
-        #expect(serializer.acceptedMediaRanges == [MediaRange("application/x-custom")])
+        #expect(serializer.mediaRanges == [MediaRange("application/x-custom")])
         #expect(try factory.makeSerializer(configuration: [:]).options == JSONParsingOptions())
     }
 

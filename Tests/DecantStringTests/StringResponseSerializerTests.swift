@@ -56,8 +56,8 @@ import Testing
 
     @Test func identityRangesAndEmptyValue() throws {
         let serializer = StringResponseSerializer()
-        #expect(serializer.serializerID == "string")
-        #expect(serializer.acceptedMediaRanges == [try MediaRange(parsing: "text/*")])
+        #expect(serializer.id == "string")
+        #expect(serializer.mediaRanges == [try MediaRange(parsing: "text/*")])
         #expect(serializer.accepts(try MediaType(parsing: "text/csv")))
         #expect(!serializer.accepts(try MediaType(parsing: "application/json")))
         let empty = try serializer.emptyValue(for: Self.response(type: "text/plain; charset=gbk", body: []))
@@ -78,7 +78,7 @@ import Testing
         #expect(factory.optionSchema.map(\.name) == ["defaultEncoding", "mode", "unknownLabelIsError", "mediaRanges"])
         let serializer = try factory.makeSerializer(configuration: [:])
         #expect(serializer.pipeline == CharsetPipeline())
-        #expect(serializer.acceptedMediaRanges == StringResponseSerializer.defaultMediaRanges)
+        #expect(serializer.mediaRanges == StringResponseSerializer.defaultMediaRanges)
     }
 
     @Test(arguments: [
@@ -97,7 +97,7 @@ import Testing
         let lenient = try factory.makeSerializer(configuration: ["mode": "strict", "unknownLabelIsError": false])
         #expect(!lenient.pipeline.unknownLabelIsError)
         let ranges = try factory.makeSerializer(configuration: ["mediaRanges": ["text/plain", "application/x-text"]])
-        #expect(ranges.acceptedMediaRanges.map(\.description) == ["text/plain", "application/x-text"])
+        #expect(ranges.mediaRanges.map(\.description) == ["text/plain", "application/x-text"])
         // ISO-8859-1 decodes 0x80-0x9F as C1 controls, not as windows-1252 punctuation.
         let latin1 = try factory.makeSerializer(configuration: ["defaultEncoding": "ISO-8859-1"])
         #expect(try latin1.serialize(Self.response(type: "text/plain", body: [0x80])).text == "\u{80}")

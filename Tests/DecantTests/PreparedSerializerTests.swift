@@ -69,9 +69,9 @@ import Testing
 
     @Test func preparedResolvesOnceAndReportsItsChoice() throws {
         let prepared = try SerializerRegistry.standard.prepare(for: Self.json, as: JSONValue.self)
-        #expect(prepared.serializerID == "json")
+        #expect(prepared.id == "json")
         #expect(prepared.resolution.chosen?.id == "json")
-        #expect(prepared.acceptedMediaRanges == [MediaRange("application/json")])
+        #expect(prepared.mediaRanges == [MediaRange("application/json")])
     }
 
     @Test func aResponseOfAnotherTypeIsRejectedByTheMediaTypeStage() throws {
@@ -117,11 +117,10 @@ import Testing
 
     @Test func theNextCandidateOfTheSameTypeIsTriedAndBothErrorsKept() throws {
         // Two serializers of the same output for one type: the first fails, the second produces the value.
-        let failing = AnyResponseSerializer<String>(id: "acme.first", acceptedMediaRanges: [MediaRange("text/x-two")]) {
+        let failing = AnyResponseSerializer<String>(id: "acme.first", mediaRanges: [MediaRange("text/x-two")]) {
             _ in throw SerializationError(code: .invalidBody, message: "first refuses")
         }
-        let working = AnyResponseSerializer<String>(id: "acme.second", acceptedMediaRanges: [MediaRange("text/x-two")])
-        {
+        let working = AnyResponseSerializer<String>(id: "acme.second", mediaRanges: [MediaRange("text/x-two")]) {
             String(decoding: $0.body, as: UTF8.self)
         }
         var registry = SerializerRegistry()
@@ -138,8 +137,8 @@ import Testing
 /// A factory that hands out one fixed serializer (tests).
 struct FixedFactory: SerializerFactory {
     var serializer: AnyResponseSerializer<String>
-    var id: SerializerID { serializer.serializerID }
+    var id: SerializerID { serializer.id }
     var summary: String { "A fixed serializer (tests)." }
-    var mediaRanges: [MediaRange] { serializer.acceptedMediaRanges }
+    var mediaRanges: [MediaRange] { serializer.mediaRanges }
     func makeSerializer(options: Void) -> AnyResponseSerializer<String> { serializer }
 }

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func hasTheStableIdentifiers() throws {
-        #expect(XMLDocumentResponseSerializer().serializerID == "xmlDocument")
+        #expect(XMLDocumentResponseSerializer().id == "xmlDocument")
         #expect(XMLDocumentSerializerFactory().id == "xmlDocument")
         #expect(SerializerModule.xmlDocument.name == "DecantXMLDocument")
         // The DOM first, so it wins the ties over the streaming parser the module also brings.
@@ -50,10 +50,10 @@ import Testing
     @Test func factoryBuildsFromConfiguration() throws {
         let factory = XMLDocumentSerializerFactory()
         let serializer = try factory.makeSerializer(configuration: ["mediaRanges": ["application/x-custom+xml"]])
-        #expect(serializer.acceptedMediaRanges == [MediaRange("application/x-custom+xml")])
+        #expect(serializer.mediaRanges == [MediaRange("application/x-custom+xml")])
         #expect(serializer.options == XMLParsingOptions())
         let defaults = try factory.makeSerializer(configuration: [:])
-        #expect(defaults.acceptedMediaRanges == XMLDocumentResponseSerializer.defaultMediaRanges)
+        #expect(defaults.mediaRanges == XMLDocumentResponseSerializer.defaultMediaRanges)
     }
 
     @Test func factoryPassesTheParsersOptionsThrough() throws {

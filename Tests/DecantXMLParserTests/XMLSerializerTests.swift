@@ -66,7 +66,7 @@ import Testing
         #expect(serializer.options.namespaceAware == false)
         #expect(serializer.options.maxDepth == 2)
         #expect(serializer.parsesEagerly)
-        #expect(serializer.acceptedMediaRanges.map(\.description) == ["application/vnd.acme+xml"])
+        #expect(serializer.mediaRanges.map(\.description) == ["application/vnd.acme+xml"])
         let deep = Self.response("<a><b><c/></b></a>")
         let error = #expect(throws: SerializationError.self) { try serializer.serialize(deep) }
         #expect(error?.code == .limitExceeded)

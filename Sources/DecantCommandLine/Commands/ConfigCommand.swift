@@ -65,7 +65,7 @@ enum ConfigCommand: Command {
                 let options =
                     reference.options.isEmpty
                     ? "" : " " + ConfigurationValue.object(reference.options).description
-                let ranges = serializer.acceptedMediaRanges.map(\.description).joined(separator: ", ")
+                let ranges = serializer.mediaRanges.map(\.description).joined(separator: ", ")
                 Output.line("  serializer \(reference.id)\(options): \(ranges)")
             }
             Output.line("  order: \(settings.order.rawValue)\(settings.triesNonMatching ? ", tries non-matching" : "")")
@@ -92,7 +92,7 @@ enum ConfigCommand: Command {
         let compound = chain.chain.serializer.compound
         var seen = Set<String>()
         var rows: [(String, [SerializerID])] = []
-        for range in compound.acceptedMediaRanges {
+        for range in compound.mediaRanges {
             let example: String
             switch range.pattern {
             case .any: example = "application/octet-stream"
@@ -103,7 +103,7 @@ enum ConfigCommand: Command {
             let text = example + range.parameters.description
             guard seen.insert(text).inserted, let mediaType = try? MediaType(parsing: text) else { continue }
             let response = Response(status: 200, headers: ["Content-Type": mediaType.description])
-            rows.append((text, compound.plan(for: response).map(\.serializer.serializerID)))
+            rows.append((text, compound.plan(for: response).map(\.serializer.id)))
         }
         return rows
     }
@@ -125,7 +125,7 @@ enum ConfigCommand: Command {
             reference, serializer -> JSONValue in
             .object([
                 ("id", JSONValue(reference.id.rawValue)),
-                ("mediaRanges", .array(serializer.acceptedMediaRanges.map { JSONValue($0.description) })),
+                ("mediaRanges", .array(serializer.mediaRanges.map { JSONValue($0.description) })),
                 ("options", JSONValue(ConfigurationValue.object(reference.options))),
             ])
         }

@@ -11,9 +11,9 @@ public struct ConfiguredChain: ResponseSerializer {
     public let chain: ResponseChain<ChoiceReportingSerializer<any Sendable>>
 
     /// The compound's ranges.
-    public var acceptedMediaRanges: [MediaRange] { chain.acceptedMediaRanges }
+    public var mediaRanges: [MediaRange] { chain.mediaRanges }
     /// The compound's id.
-    public var serializerID: SerializerID { chain.serializerID }
+    public var id: SerializerID { chain.id }
 
     /// Applies the aliases and runs the chain; the value's type is the succeeding serializer's output type.
     public func serialize(_ response: Response) throws -> any Sendable {

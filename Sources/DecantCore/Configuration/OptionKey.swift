@@ -23,8 +23,8 @@ public struct OptionKey<Options: Sendable>: Sendable {
     public let kind: SerializerOption.Kind
     /// One sentence on what the option does.
     public let summary: String
-    /// The default, read from the factory's default options.
-    let defaultValue: @Sendable (Options) -> ConfigurationValue
+    /// The default, read from the factory's default options; `nil` when the option has no fixed default.
+    let defaultValue: @Sendable (Options) -> ConfigurationValue?
     /// Stores a value (already checked against ``kind``) into typed options.
     let apply: @Sendable (ConfigurationValue, inout Options, SerializerID) throws(SerializationError) -> Void
 
@@ -34,12 +34,14 @@ public struct OptionKey<Options: Sendable>: Sendable {
     ///   - name: The option's name.
     ///   - kind: The value's type and range; configuration values are checked against it before `apply` runs.
     ///   - summary: One sentence on what the option does.
-    ///   - defaultValue: The default as a configuration value, from the default options.
+    ///   - defaultValue: The default as a configuration value, from the default options; `nil` when there is no fixed
+    ///     default (what the option means when absent depends on other options or on the response: say so in
+    ///     `summary`).
     ///   - apply: Stores a checked value; throw ``SerializationError/Code/invalidOption`` (with the option name in
     ///     ``SerializationError/codingPath``) for a value of the right type that is still wrong.
     public init(
         _ name: String, _ kind: SerializerOption.Kind, summary: String,
-        defaultValue: @escaping @Sendable (Options) -> ConfigurationValue,
+        defaultValue: @escaping @Sendable (Options) -> ConfigurationValue?,
         apply: @escaping @Sendable (ConfigurationValue, inout Options, SerializerID) throws(SerializationError) -> Void
     ) {
         self.name = name
@@ -59,6 +61,17 @@ public struct OptionKey<Options: Sendable>: Sendable {
         _ name: String, _ keyPath: any WritableKeyPath<Options, Bool> & Sendable, summary: String
     ) -> OptionKey {
         OptionKey(name, .bool, summary: summary, defaultValue: { .bool($0[keyPath: keyPath]) }) { value, options, _ in
+            if case .bool(let flag) = value { options[keyPath: keyPath] = flag }
+        }
+    }
+
+    /// A boolean option stored at an optional `keyPath`: when the default options hold `nil`, the option has no
+    /// fixed default (the serializer decides, for example by media type); a configured value replaces `nil`.
+    public static func bool(
+        _ name: String, _ keyPath: any WritableKeyPath<Options, Bool?> & Sendable, summary: String
+    ) -> OptionKey {
+        OptionKey(name, .bool, summary: summary, defaultValue: { $0[keyPath: keyPath].map { .bool($0) } }) {
+            value, options, _ in
             if case .bool(let flag) = value { options[keyPath: keyPath] = flag }
         }
     }

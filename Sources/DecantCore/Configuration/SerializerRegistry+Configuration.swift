@@ -112,21 +112,21 @@ extension SerializerRegistry {
             guard let later else { continue }
             for (earlierIndex, earlier) in serializers.prefix(laterIndex).enumerated() {
                 guard let earlier else { continue }
-                let shadowed = later.acceptedMediaRanges.allSatisfy { laterRange in
-                    earlier.acceptedMediaRanges.contains { earlierRange in
+                let shadowed = later.mediaRanges.allSatisfy { laterRange in
+                    earlier.mediaRanges.contains { earlierRange in
                         earlierRange.covers(laterRange)
                             && (settings.order == .asListed || earlierRange.specificity >= laterRange.specificity)
                     }
                 }
                 guard shadowed else { continue }
-                let earlierRanges = earlier.acceptedMediaRanges.map(\.description).joined(separator: ", ")
+                let earlierRanges = earlier.mediaRanges.map(\.description).joined(separator: ", ")
                 problems.append(
                     .init(
                         keyPath: "\(path)[\(laterIndex)]",
                         message:
-                            "'\(later.serializerID)' is shadowed by the earlier catch-all '\(earlier.serializerID)' "
+                            "'\(later.id)' is shadowed by the earlier catch-all '\(earlier.id)' "
                             + "at \(path)[\(earlierIndex)] (\(earlierRanges)): it would only run when that one "
-                            + "fails. Move it before '\(earlier.serializerID)', or narrow that serializer's "
+                            + "fails. Move it before '\(earlier.id)', or narrow that serializer's "
                             + "mediaRanges."))
                 break
             }

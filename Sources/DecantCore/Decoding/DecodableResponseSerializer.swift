@@ -12,9 +12,9 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Response
     public init(decoder: any ResponseDecoder) { self.decoder = decoder }
 
     /// The decoder's ranges.
-    public var acceptedMediaRanges: [MediaRange] { decoder.acceptedMediaRanges }
+    public var mediaRanges: [MediaRange] { decoder.mediaRanges }
     /// The decoder's id.
-    public var serializerID: SerializerID { decoder.decoderID }
+    public var id: SerializerID { decoder.id }
 
     /// Decodes the body.
     public func serialize(_ response: Response) throws -> Value {
@@ -24,7 +24,7 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Response
     /// `Value.emptyResponseValue` when `Value` is ``EmptyResponseDecodable`` (``EmptyResponse``, optionals), else
     /// ``SerializationError/Code/emptyBody`` saying how to accept empty responses.
     public func emptyValue(for response: Response) throws -> Value {
-        try Self.emptyValue(for: response, serializerID: serializerID)
+        try Self.emptyValue(for: response, serializerID: id)
     }
 
     static func emptyValue(for response: Response, serializerID: SerializerID) throws(SerializationError) -> Value {

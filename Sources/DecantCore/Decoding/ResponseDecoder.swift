@@ -4,13 +4,23 @@
 /// factory's ``ResponseDecoderFactory/makeResponseDecoder(configuration:)``, so that
 /// ``SerializerRegistry/decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)`` can choose it by media type.
 public protocol ResponseDecoder: Sendable {
-    /// The id of the format, such as `json`, used in errors and traces.
-    var decoderID: SerializerID { get }
+    /// The id of the format, such as `json`, used in errors and traces: its factory's ``SerializerFactory/id``.
+    var id: SerializerID { get }
     /// The media ranges the decoder accepts.
-    var acceptedMediaRanges: [MediaRange] { get }
+    var mediaRanges: [MediaRange] { get }
     /// Decodes a `T` from the body of `response`.
     ///
     /// - Throws: ``SerializationError`` with code ``SerializationError/Code/decodingFailed`` (with the coding path
     ///   and, where known, the byte offset) or the format's parse error codes.
     func decode<T: Decodable>(_ type: T.Type, from response: Response) throws -> T
+}
+
+extension ResponseDecoder {
+    /// The decoder's ``id``.
+    @available(*, deprecated, renamed: "id")
+    public var decoderID: SerializerID { id }
+
+    /// The decoder's ``mediaRanges``.
+    @available(*, deprecated, renamed: "mediaRanges")
+    public var acceptedMediaRanges: [MediaRange] { mediaRanges }
 }

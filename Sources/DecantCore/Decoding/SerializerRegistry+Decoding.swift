@@ -43,12 +43,12 @@ extension SerializerRegistry {
 private struct RegistryDecodingSerializer<Value: Decodable & Sendable>: ResponseSerializer {
     let compound: CompoundSerializer<Value>
 
-    var acceptedMediaRanges: [MediaRange] { compound.acceptedMediaRanges }
-    var serializerID: SerializerID { compound.serializerID }
+    var mediaRanges: [MediaRange] { compound.mediaRanges }
+    var id: SerializerID { compound.id }
 
     func serialize(_ response: Response) throws -> Value { try compound.serialize(response) }
 
     func emptyValue(for response: Response) throws -> Value {
-        try DecodableResponseSerializer<Value>.emptyValue(for: response, serializerID: serializerID)
+        try DecodableResponseSerializer<Value>.emptyValue(for: response, serializerID: id)
     }
 }

@@ -18,9 +18,9 @@ struct PreparedCandidates<Output: Sendable>: ResponseSerializer {
     /// Every candidate, the chosen one first, falling back only to as specific ones.
     let compound: CompoundSerializer<Output>
     /// The ranges the candidates matched with.
-    @usableFromInline let acceptedMediaRanges: [MediaRange]
+    @usableFromInline let mediaRanges: [MediaRange]
 
-    @usableFromInline var serializerID: SerializerID { chosen.serializerID }
+    @usableFromInline var id: SerializerID { chosen.id }
 
     @usableFromInline
     func serialize(_ response: Response) throws -> Output {
@@ -35,7 +35,7 @@ struct PreparedCandidates<Output: Sendable>: ResponseSerializer {
     func serialize(_ response: Response, afterFailure error: any Error) throws -> Output {
         guard compound.serializers.count > 1 else { throw error }
         let first = SerializationError(
-            wrapping: error, serializerID: chosen.serializerID, mediaType: response.contentType, response: response)
+            wrapping: error, serializerID: chosen.id, mediaType: response.contentType, response: response)
         return try compound.serializeReportingChoice(response, afterFirstAttemptFailed: first).value
     }
 

@@ -39,10 +39,10 @@ public struct PreparedSerializer<Output: Sendable>: ResponseSerializer {
     }
 
     /// The id of the chosen serializer.
-    public var serializerID: SerializerID { chosen.serializerID }
+    public var id: SerializerID { chosen.id }
 
     /// The ranges the candidates matched the prepared media type with, best first: the responses it accepts.
-    public var acceptedMediaRanges: [MediaRange] { chain.serializer.acceptedMediaRanges }
+    public var mediaRanges: [MediaRange] { chain.serializer.mediaRanges }
 
     /// Runs the stages and the candidates (see the type's documentation).
     ///
@@ -64,7 +64,7 @@ public struct PreparedSerializer<Output: Sendable>: ResponseSerializer {
             return try chain.serializer.serialize(response, afterFailure: error)
         } catch {
             throw SerializationError(
-                wrapping: error, serializerID: chosen.serializerID, mediaType: response.contentType,
+                wrapping: error, serializerID: chosen.id, mediaType: response.contentType,
                 response: response
             ).addingEncodingHint(for: response)
         }
@@ -115,7 +115,7 @@ extension SerializerRegistry {
         guard let chosen = typed.first else {
             throw noSerializerProducing(type, resolution: resolution, response: nil)
         }
-        var compound = CompoundSerializer(typed, sniffing: .trustHeader, id: chosen.serializerID)
+        var compound = CompoundSerializer(typed, sniffing: .trustHeader, id: chosen.id)
         compound.fallsBackOnlyAsSpecifically = true
         let registry = self
         // An error body is decoded as the registry decodes any response: by the serializer for its own type.
@@ -123,7 +123,7 @@ extension SerializerRegistry {
             try registry.compoundSerializer(for: response).serialize(response)
         }
         let chain = ResponseChain(
-            PreparedCandidates(chosen: chosen, compound: compound, acceptedMediaRanges: ranges),
+            PreparedCandidates(chosen: chosen, compound: compound, mediaRanges: ranges),
             statusValidation: StatusCodeValidation(
                 acceptable: statusCodes, errorBodyDecoding: .serializer(errorBodies)),
             emptyBodyPolicy: emptyBodyPolicy)
@@ -140,13 +140,13 @@ extension SerializerRegistry {
         @Sendable func cast(_ value: any Sendable, _ response: Response) throws -> T {
             guard let value = value as? T else {
                 throw SerializationError.unexpectedOutput(
-                    value, of: serializer.serializerID, requested: T.self, mediaType: response.contentType,
+                    value, of: serializer.id, requested: T.self, mediaType: response.contentType,
                     response: response)
             }
             return value
         }
         return AnyResponseSerializer<T>(
-            id: restricted.serializerID, acceptedMediaRanges: restricted.acceptedMediaRanges,
+            id: restricted.id, mediaRanges: restricted.mediaRanges,
             defersParsing: restricted.defersParsing,
             emptyValue: { try cast(try restricted.emptyValue(for: $0), $0) },
             serialize: { try cast(try restricted.serialize($0), $0) })

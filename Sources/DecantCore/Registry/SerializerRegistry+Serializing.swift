@@ -68,7 +68,7 @@ extension SerializerRegistry {
                 afterFailureOf: serializer, error: error, producing: nil as Never.Type?)
         }
         return SerializedValue(
-            value: value, serializerID: serializer.serializerID, mediaType: response.contentType,
+            value: value, serializerID: serializer.id, mediaType: response.contentType,
             resolution: resolve(response, sniffing: sniffing()))
     }
 
@@ -189,13 +189,13 @@ extension SerializerRegistry {
         afterFailureOf serializer: AnyResponseSerializer<any Sendable>, error: any Error, producing type: T.Type?
     ) throws(SerializationError) -> SerializedValue {
         let first = SerializationError(
-            wrapping: error, serializerID: serializer.serializerID, mediaType: response.contentType,
+            wrapping: error, serializerID: serializer.id, mediaType: response.contentType,
             response: response)
         // The chosen serializer first (it is the first candidate), so that the compound skips exactly it.
         var compound = CompoundSerializer(
             [serializer]
                 + candidateSerializers(resolution, producing: type).filter {
-                    $0.serializerID != serializer.serializerID
+                    $0.id != serializer.id
                 },
             sniffing: sniffing, id: "registry")
         compound.fallsBackOnlyAsSpecifically = true
@@ -207,7 +207,7 @@ extension SerializerRegistry {
         } catch {
             // What the chain adds around its serializer (`ChoiceReportingSerializer`, id `registry`).
             throw SerializationError(
-                wrapping: error, serializerID: compound.serializerID, mediaType: response.contentType,
+                wrapping: error, serializerID: compound.id, mediaType: response.contentType,
                 response: response
             ).addingEncodingHint(for: response)
         }

@@ -129,7 +129,7 @@ public struct SerializerRegistry: Sendable {
 
     /// The id the factory's default serializer reports itself (the erased serializer carries the factory's).
     private static func ownSerializerID<Factory: SerializerFactory>(_ factory: Factory) -> SerializerID? {
-        (try? factory.makeSerializer(options: factory.defaultOptions))?.serializerID
+        (try? factory.makeSerializer(options: factory.defaultOptions))?.id
     }
 
     /// Installs every factory of `module`, after those already installed.
@@ -167,11 +167,11 @@ public struct SerializerRegistry: Sendable {
             } catch {
                 buildError = error
             }
-            if let serializer, serializer.acceptedMediaRanges != ranges {
+            if let serializer, serializer.mediaRanges != ranges {
                 serializerRangesMatchFactories = false
                 found.append(
                     Conflict(
-                        kind: .serializerRanges(serializer.acceptedMediaRanges), kept: factory.id,
+                        kind: .serializerRanges(serializer.mediaRanges), kept: factory.id,
                         keptModule: module.name, other: factory.id, otherModule: module.name))
             }
             if serializer != nil, let own = Self.ownSerializerID(factory), own != factory.id {

@@ -10,9 +10,9 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
     init(box: Box<Output>) { self.box = box }
 
     /// The wrapped serializer's ranges.
-    public var acceptedMediaRanges: [MediaRange] { box.acceptedMediaRanges }
+    public var mediaRanges: [MediaRange] { box.mediaRanges }
     /// The wrapped serializer's id.
-    public var serializerID: SerializerID { box.serializerID }
+    public var id: SerializerID { box.id }
     /// Whether the wrapped serializer defers parsing (see ``ResponseSerializer/defersParsing``).
     public var defersParsing: Bool { box.defersParsing }
 
@@ -23,7 +23,7 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
             return
         }
         box = DirectBox(
-            serializer, id: serializer.serializerID, acceptedMediaRanges: serializer.acceptedMediaRanges,
+            serializer, id: serializer.id, mediaRanges: serializer.mediaRanges,
             defersParsing: serializer.defersParsing)
     }
 
@@ -31,33 +31,33 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
     ///
     /// - Parameters:
     ///   - id: The serializer's id.
-    ///   - acceptedMediaRanges: The ranges it accepts.
+    ///   - mediaRanges: The ranges it accepts.
     ///   - defersParsing: Whether `serialize` returns without parsing the body (see
     ///     ``ResponseSerializer/defersParsing``).
     ///   - emptyValue: The value for empty responses; `nil` makes them an ``SerializationError/Code/emptyBody`` error.
     ///   - serialize: Turns a response into a value.
     public init(
         id: SerializerID,
-        acceptedMediaRanges: [MediaRange] = [.any],
+        mediaRanges: [MediaRange] = [.any],
         defersParsing: Bool = false,
         emptyValue: (@Sendable (Response) throws -> Output)? = nil,
         serialize: @escaping @Sendable (Response) throws -> Output
     ) {
         box = Box(
-            id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing,
+            id: id, mediaRanges: mediaRanges, defersParsing: defersParsing,
             emptyValue: emptyValue
                 ?? { response in throw SerializationError.noEmptyValue(serializerID: id, response: response) },
             serialize: serialize)
     }
 
-    /// Wraps `serializer` under `id` and `acceptedMediaRanges`, its output converted by `convert` (an upcast to
+    /// Wraps `serializer` under `id` and `mediaRanges`, its output converted by `convert` (an upcast to
     /// an existential such as `any Sendable`), keeping its own output type for ``serialize(_:exactly:)``.
     init<Wrapped: ResponseSerializer>(
-        wrapping serializer: Wrapped, id: SerializerID, acceptedMediaRanges: [MediaRange],
+        wrapping serializer: Wrapped, id: SerializerID, mediaRanges: [MediaRange],
         convert: @escaping @Sendable (Wrapped.Output) -> Output
     ) {
         box = WrappingBox<Wrapped, Output>(
-            serializer, id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: serializer.defersParsing,
+            serializer, id: id, mediaRanges: mediaRanges, defersParsing: serializer.defersParsing,
             convert: convert)
     }
 
@@ -92,13 +92,13 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
         @Sendable func checked(_ value: Output, _ response: Response) throws -> Output {
             guard value is T else {
                 throw SerializationError.unexpectedOutput(
-                    value, of: serializer.serializerID, requested: T.self, mediaType: response.contentType,
+                    value, of: serializer.id, requested: T.self, mediaType: response.contentType,
                     response: response)
             }
             return value
         }
         return AnyResponseSerializer(
-            id: serializerID, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing,
+            id: id, mediaRanges: mediaRanges, defersParsing: defersParsing,
             emptyValue: { try checked(try serializer.emptyValue(for: $0), $0) },
             serialize: { try checked(try serializer.serialize($0), $0) })
     }
@@ -126,19 +126,19 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
 class Box<Output: Sendable>: @unchecked Sendable {
     // Unchecked only because a non-final class cannot be checked: every stored property here and in the subclass is a
     // `let` of a `Sendable` type.
-    let serializerID: SerializerID
-    let acceptedMediaRanges: [MediaRange]
+    let id: SerializerID
+    let mediaRanges: [MediaRange]
     let defersParsing: Bool
     let serializeBody: @Sendable (Response) throws -> Output
     let emptyBody: @Sendable (Response) throws -> Output
 
     init(
-        id: SerializerID, acceptedMediaRanges: [MediaRange], defersParsing: Bool,
+        id: SerializerID, mediaRanges: [MediaRange], defersParsing: Bool,
         emptyValue: @escaping @Sendable (Response) throws -> Output,
         serialize: @escaping @Sendable (Response) throws -> Output
     ) {
-        serializerID = id
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.id = id
+        self.mediaRanges = mediaRanges
         self.defersParsing = defersParsing
         serializeBody = serialize
         emptyBody = emptyValue
@@ -175,11 +175,11 @@ final class DirectBox<Wrapped: ResponseSerializer>: Box<Wrapped.Output>, @unchec
     /// The box of `wrapped` when it is itself an eraser, found once.
     let nested: Box<Wrapped.Output>?
 
-    init(_ wrapped: Wrapped, id: SerializerID, acceptedMediaRanges: [MediaRange], defersParsing: Bool) {
+    init(_ wrapped: Wrapped, id: SerializerID, mediaRanges: [MediaRange], defersParsing: Bool) {
         self.wrapped = wrapped
         nested = (wrapped as? AnyResponseSerializer<Wrapped.Output>)?.box
         super.init(
-            id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing,
+            id: id, mediaRanges: mediaRanges, defersParsing: defersParsing,
             emptyValue: { try wrapped.emptyValue(for: $0) }, serialize: { try wrapped.serialize($0) })
     }
 
@@ -207,15 +207,15 @@ final class WrappingBox<Wrapped: ResponseSerializer, Output: Sendable>: Box<Outp
     let convert: @Sendable (Wrapped.Output) -> Output
 
     init(
-        _ wrapped: Wrapped, id: SerializerID, acceptedMediaRanges: [MediaRange], defersParsing: Bool,
+        _ wrapped: Wrapped, id: SerializerID, mediaRanges: [MediaRange], defersParsing: Bool,
         convert: @escaping @Sendable (Wrapped.Output) -> Output
     ) {
         let direct = DirectBox(
-            wrapped, id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing)
+            wrapped, id: id, mediaRanges: mediaRanges, defersParsing: defersParsing)
         self.direct = direct
         self.convert = convert
         super.init(
-            id: id, acceptedMediaRanges: acceptedMediaRanges, defersParsing: defersParsing,
+            id: id, mediaRanges: mediaRanges, defersParsing: defersParsing,
             emptyValue: { convert(try direct.emptyValue(for: $0)) }, serialize: { convert(try direct.serialize($0)) })
     }
 
@@ -238,7 +238,7 @@ extension ResponseSerializer {
     public func eraseOutput() -> AnyResponseSerializer<any Sendable> {
         if let already = self as? AnyResponseSerializer<any Sendable> { return already }
         return AnyResponseSerializer<any Sendable>(
-            wrapping: self, id: serializerID, acceptedMediaRanges: acceptedMediaRanges, convert: { $0 })
+            wrapping: self, id: id, mediaRanges: mediaRanges, convert: { $0 })
     }
 
     /// A serializer that transforms this one's output with `transform`; errors from `transform` are wrapped with
@@ -247,8 +247,8 @@ extension ResponseSerializer {
         _ transform: @escaping @Sendable (Output) throws -> NewOutput
     ) -> AnyResponseSerializer<NewOutput> {
         AnyResponseSerializer<NewOutput>(
-            id: serializerID,
-            acceptedMediaRanges: acceptedMediaRanges,
+            id: id,
+            mediaRanges: mediaRanges,
             defersParsing: defersParsing,
             emptyValue: { try transform(try self.emptyValue(for: $0)) },
             serialize: { try transform(try self.serialize($0)) }

@@ -8,9 +8,9 @@ public struct ChoiceReportingSerializer<Output: Sendable>: ResponseSerializer {
     public init(_ compound: CompoundSerializer<Output>) { self.compound = compound }
 
     /// The compound's ranges.
-    public var acceptedMediaRanges: [MediaRange] { compound.acceptedMediaRanges }
+    public var mediaRanges: [MediaRange] { compound.mediaRanges }
     /// The compound's id.
-    public var serializerID: SerializerID { compound.serializerID }
+    public var id: SerializerID { compound.id }
 
     /// The first success of the compound, with its serializer's id.
     public func serialize(_ response: Response) throws -> Chosen<Output> {

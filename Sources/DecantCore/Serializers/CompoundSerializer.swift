@@ -32,7 +32,7 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
     /// chain configuration).
     public var triesNonMatching: Bool
     /// The id reported for the compound itself.
-    public var serializerID: SerializerID
+    public var id: SerializerID
     /// How matching serializers are ordered (`order` in a chain configuration).
     public var order: Ordering
     /// Whether, once a serializer rejected the body, only serializers matching the media type at least as
@@ -54,7 +54,7 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
         self.sniffing = sniffing
         self.triesNonMatching = triesNonMatching
         self.order = order
-        self.serializerID = id
+        self.id = id
     }
 
     /// The old name of ``triesNonMatching``.
@@ -72,9 +72,9 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
     }
 
     /// Every range of every serializer, without duplicates, in order.
-    public var acceptedMediaRanges: [MediaRange] {
+    public var mediaRanges: [MediaRange] {
         var seen = Set<MediaRange>()
-        return serializers.flatMap(\.acceptedMediaRanges).filter { seen.insert($0).inserted }
+        return serializers.flatMap(\.mediaRanges).filter { seen.insert($0).inserted }
     }
 
     /// The serializers in the order they would be tried for `response`, with the media type used to choose each.
@@ -164,11 +164,11 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
         }
         for (serializer, mediaType) in plan {
             if !attempts.isEmpty && serializer.defersParsing {
-                passedOver.append(serializer.serializerID)
+                passedOver.append(serializer.id)
                 continue
             }
             if let rejectedAt, (specificity(serializer, mediaType).map { $0 < rejectedAt } ?? true) {
-                wider.append(serializer.serializerID)
+                wider.append(serializer.id)
                 continue
             }
             let input =
@@ -176,7 +176,7 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
                 ?? response
             do {
                 let value = try serializer.serializeReportingErrors(input)
-                return Chosen(value: value, serializerID: serializer.serializerID, attempts: attempts)
+                return Chosen(value: value, serializerID: serializer.id, attempts: attempts)
             } catch {
                 if fallsBackOnlyAsSpecifically && error.code != .unexpectedOutputType,
                     let matched = specificity(serializer, mediaType)
@@ -210,7 +210,7 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
             message: "All \(attempts.count) serializers failed: \(tried). Each attempt's error is listed below; "
                 + "the first is usually the one to fix." + note,
             mediaType: response.contentType,
-            serializerID: serializerID,
+            serializerID: id,
             attempts: attempts,
             response: response
         )
@@ -225,27 +225,27 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
     public func emptyValueReportingChoice(_ response: Response) throws(SerializationError) -> Chosen<Output> {
         let planned = plan(for: response).map(\.serializer)
         let others = serializers.filter { serializer in
-            !planned.contains { $0.serializerID == serializer.serializerID }
+            !planned.contains { $0.id == serializer.id }
         }
         var attempts: [SerializationError] = []
         for serializer in planned + others {
             do {
-                return Chosen(value: try serializer.emptyValue(for: response), serializerID: serializer.serializerID)
+                return Chosen(value: try serializer.emptyValue(for: response), serializerID: serializer.id)
             } catch {
                 attempts.append(
-                    SerializationError(wrapping: error, serializerID: serializer.serializerID, response: response))
+                    SerializationError(wrapping: error, serializerID: serializer.id, response: response))
             }
         }
-        let ids = serializers.map(\.serializerID.rawValue).joined(separator: ", ")
+        let ids = serializers.map(\.id.rawValue).joined(separator: ", ")
         throw SerializationError(
             code: .emptyBody,
             message: "The response is empty and none of the serializers (\(ids)) has an empty value. Make empty "
                 + "responses an error in the chain's empty-body policy, or add a serializer with an empty value.",
-            mediaType: response.contentType, serializerID: serializerID, attempts: attempts, response: response)
+            mediaType: response.contentType, serializerID: id, attempts: attempts, response: response)
     }
 
     private func noSerializerError(for response: Response) -> SerializationError {
-        let ranges = acceptedMediaRanges.map(\.description).joined(separator: ", ")
+        let ranges = mediaRanges.map(\.description).joined(separator: ", ")
         let (effective, source) = sniffing.effectiveMediaType(for: response)
         let what: String
         if let effective {
@@ -258,6 +258,6 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
             message: "No serializer accepts \(what); the serializers accept \(ranges.isEmpty ? "nothing" : ranges). "
                 + "Add a serializer for this type, alias it to a supported one, enable sniffing, or try non-matching "
                 + "serializers.",
-            mediaType: effective, serializerID: serializerID, response: response)
+            mediaType: effective, serializerID: id, response: response)
     }
 }

@@ -10,15 +10,15 @@
 /// response a fallback; `SerializerRegistry.standard` (in the `Decant` module) does not, so that unknown types fail clearly instead.
 public struct DataResponseSerializer: ResponseSerializer {
     /// The ranges accepted; `*/*` by default.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
-    public init(acceptedMediaRanges: [MediaRange] = [.any]) {
-        self.acceptedMediaRanges = acceptedMediaRanges
+    public init(mediaRanges: [MediaRange] = [.any]) {
+        self.mediaRanges = mediaRanges
     }
 
     /// `data`.
-    public var serializerID: SerializerID { "data" }
+    public var id: SerializerID { "data" }
 
     /// The body.
     public func serialize(_ response: Response) throws -> Data { response.body }

@@ -6,7 +6,8 @@
 ///
 /// ```swift
 /// struct LinesSerializer: ResponseSerializer {
-///     var acceptedMediaRanges: [MediaRange] { [MediaRange(.exact(type: "text", subtype: "plain"))] }
+///     var id: SerializerID { "acme.lines" }
+///     var mediaRanges: [MediaRange] { ["text/plain"] }
 ///     func serialize(_ response: Response) throws -> [Substring] {
 ///         String(decoding: response.body, as: UTF8.self).split(separator: "\n")
 ///     }
@@ -16,11 +17,16 @@ public protocol ResponseSerializer<Output>: Sendable {
     /// The value this serializer produces.
     associatedtype Output: Sendable
 
-    /// The media ranges this serializer accepts, most specific first. Defaults to `*/*`.
-    var acceptedMediaRanges: [MediaRange] { get }
+    /// The serializer's stable id, used in errors and traces, such as `json` or `acme.lines`.
+    ///
+    /// When a ``SerializerFactory`` builds the serializer, this is the factory's ``SerializerFactory/id``, the name
+    /// configuration files use: the factory owns the id and its serializer reports the same one (a registry reports
+    /// a ``SerializerRegistry/Conflict`` otherwise). There is no default: an id derived from a type name would
+    /// change when the type is renamed.
+    var id: SerializerID { get }
 
-    /// The serializer's stable id, used in errors and traces. Defaults to one derived from the type name.
-    var serializerID: SerializerID { get }
+    /// The media ranges this serializer accepts, most specific first (`*/*` for any).
+    var mediaRanges: [MediaRange] { get }
 
     /// Whether ``serialize(_:)`` returns without parsing the body, leaving that to the caller (a ready-to-run
     /// parser, as the `xmlParser` serializer returns by default). Defaults to `false`.
@@ -45,38 +51,30 @@ public protocol ResponseSerializer<Output>: Sendable {
 }
 
 extension ResponseSerializer {
-    /// Accepts every media type.
-    public var acceptedMediaRanges: [MediaRange] { [.any] }
+    /// The serializer's ``id``.
+    @available(*, deprecated, renamed: "id")
+    public var serializerID: SerializerID { id }
 
-    /// An id derived from the type name: `LinesSerializer` becomes `linesSerializer`.
-    public var serializerID: SerializerID {
-        let name = String(describing: Self.self).prefix { $0 != "<" }
-        var bytes = name.utf8.filter { byte in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-        }
-        if let first = bytes.first { bytes[0] = HTTPBytes.lowercased(first) }
-        let text = String(decoding: bytes, as: UTF8.self)
-        return SerializerID(rawValue: text) ?? SerializerID(rawValue: "serializer")!
-    }
+    /// The serializer's ``mediaRanges``.
+    @available(*, deprecated, renamed: "mediaRanges")
+    public var acceptedMediaRanges: [MediaRange] { mediaRanges }
 
     /// `false`: the body is parsed in ``serialize(_:)``.
     public var defersParsing: Bool { false }
 
     /// Throws ``SerializationError/Code/emptyBody``.
     public func emptyValue(for response: Response) throws -> Output {
-        throw SerializationError.noEmptyValue(serializerID: serializerID, response: response)
+        throw SerializationError.noEmptyValue(serializerID: id, response: response)
     }
 
-    /// Whether any of ``acceptedMediaRanges`` matches `mediaType`.
+    /// Whether any of ``mediaRanges`` matches `mediaType`.
     public func accepts(_ mediaType: MediaType) -> Bool {
-        acceptedMediaRanges.contains { $0.matches(mediaType) }
+        mediaRanges.contains { $0.matches(mediaType) }
     }
 
     /// The specificity of the best range matching `mediaType`, or `nil` when none does.
     public func bestMatch(for mediaType: MediaType) -> MediaRange? {
-        acceptedMediaRanges.filter { $0.matches(mediaType) }.max { $0.specificity < $1.specificity }
+        mediaRanges.filter { $0.matches(mediaType) }.max { $0.specificity < $1.specificity }
     }
 
     /// Calls ``serialize(_:)`` and turns any error into a ``SerializationError`` carrying this serializer's id,
@@ -86,7 +84,7 @@ extension ResponseSerializer {
             return try serialize(response)
         } catch {
             throw SerializationError(
-                wrapping: error, serializerID: serializerID, mediaType: response.contentType, response: response)
+                wrapping: error, serializerID: id, mediaType: response.contentType, response: response)
         }
     }
 }

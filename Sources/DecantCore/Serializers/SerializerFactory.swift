@@ -76,7 +76,7 @@ extension SerializerFactory {
         // The id is the factory's (configuration files name it); the ranges are the built serializer's, which
         // options such as `mediaRanges` may have changed.
         return AnyResponseSerializer<any Sendable>(
-            wrapping: serializer, id: id, acceptedMediaRanges: serializer.acceptedMediaRanges, convert: { $0 })
+            wrapping: serializer, id: id, mediaRanges: serializer.mediaRanges, convert: { $0 })
     }
 }
 

@@ -64,9 +64,9 @@ where Chunks.Element: ContiguousBytes {
             decoder = try serializer.makeRecordDecoder(for: head, options: options)
         } catch {
             throw Self.contextualised(
-                error, serializerID: serializer.serializerID, head: head)
+                error, serializerID: serializer.id, head: head)
         }
-        self.init(head: head, serializerID: serializer.serializerID, chunks: chunks, options: options) {
+        self.init(head: head, serializerID: serializer.id, chunks: chunks, options: options) {
             ErasedRecordDecoder(decoder)
         }
     }

@@ -61,7 +61,7 @@ extension SerializerRegistry {
             if let stream = try stream(of: serializer, head: head, chunks: chunks, options: options, as: type) {
                 return stream
             }
-            otherRecords.append("'\(serializer.serializerID)' (records of type \(recordTypeName(of: serializer)))")
+            otherRecords.append("'\(serializer.id)' (records of type \(recordTypeName(of: serializer)))")
         }
         let mediaType = head.contentType.map { "\($0)" } ?? "a response without a Content-Type"
         if !otherRecords.isEmpty {
@@ -95,9 +95,9 @@ extension SerializerRegistry {
             decoder = try serializer.makeRecordDecoder(for: head, options: options)
         } catch {
             throw RecordStream<Chunks, Record>.contextualised(
-                error, serializerID: serializer.serializerID, head: head)
+                error, serializerID: serializer.id, head: head)
         }
-        return RecordStream(head: head, serializerID: serializer.serializerID, chunks: chunks, options: options) {
+        return RecordStream(head: head, serializerID: serializer.id, chunks: chunks, options: options) {
             same ? ErasedRecordDecoder(sameType: decoder) : ErasedRecordDecoder(erasing: decoder)
         }
     }

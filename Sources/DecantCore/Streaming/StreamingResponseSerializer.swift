@@ -8,8 +8,8 @@
 ///
 /// ```swift
 /// struct LinesSerializer: StreamingResponseSerializer {
-///     var acceptedMediaRanges: [MediaRange] { [MediaRange("text/x-lines")] }
-///     var serializerID: SerializerID { "acme.lines" }
+///     var mediaRanges: [MediaRange] { [MediaRange("text/x-lines")] }
+///     var id: SerializerID { "acme.lines" }
 ///     func makeRecordDecoder(for head: Response, options: StreamOptions) throws(SerializationError) -> LineDecoder {
 ///         LineDecoder(maxRecordBytes: options.maxRecordBytes)
 ///     }

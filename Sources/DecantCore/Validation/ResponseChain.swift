@@ -47,15 +47,15 @@ public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer 
         self.statusValidation = statusValidation
         self.emptyBodyPolicy = emptyBodyPolicy
         self.mediaTypeValidation =
-            mediaTypeValidation ?? MediaTypeValidation(acceptableRanges: serializer.acceptedMediaRanges)
+            mediaTypeValidation ?? MediaTypeValidation(acceptableRanges: serializer.mediaRanges)
         self.validators = validators
     }
 
     /// The serializer's ranges.
-    public var acceptedMediaRanges: [MediaRange] { serializer.acceptedMediaRanges }
+    public var mediaRanges: [MediaRange] { serializer.mediaRanges }
 
     /// The serializer's id.
-    public var serializerID: SerializerID { serializer.serializerID }
+    public var id: SerializerID { serializer.id }
 
     /// The serializer's empty value.
     public func emptyValue(for response: Response) throws -> Serializer.Output {
@@ -83,7 +83,7 @@ public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer 
     /// - Throws: ``SerializationError``, always with the response attached.
     public func serialize(_ original: Response) throws(SerializationError) -> Serializer.Output {
         if passesUnchanged(original) { return try serializeSkippingStages(original) }
-        let id = serializer.serializerID
+        let id = serializer.id
         var response = original
         for stage in preprocessors {
             do {

@@ -6,8 +6,7 @@ import Foundation
 struct IntegerSerializer: ResponseSerializer {
     var ranges: [MediaRange] = [MediaRange(.exact(type: "text", subtype: "x-integer"))]
     var id: SerializerID = "integer"
-    var acceptedMediaRanges: [MediaRange] { ranges }
-    var serializerID: SerializerID { id }
+    var mediaRanges: [MediaRange] { ranges }
 
     func serialize(_ response: Response) throws -> Int {
         let bytes = Array(response.body)
@@ -35,8 +34,7 @@ struct IntegerSerializer: ResponseSerializer {
 struct TaggingSerializer: ResponseSerializer {
     var id: SerializerID
     var ranges: [MediaRange]
-    var acceptedMediaRanges: [MediaRange] { ranges }
-    var serializerID: SerializerID { id }
+    var mediaRanges: [MediaRange] { ranges }
 
     init(_ id: SerializerID, _ ranges: String...) {
         self.id = id
@@ -55,6 +53,8 @@ struct TaggingSerializer: ResponseSerializer {
 /// A serializer that throws a plain Swift error, to check wrapping.
 struct ThrowingSerializer: ResponseSerializer {
     struct Failure: Error, Equatable { let reason: String }
+    var id: SerializerID { "throwingSerializer" }
+    var mediaRanges: [MediaRange] { [.any] }
     func serialize(_ response: Response) throws -> String { throw Failure(reason: "boom") }
 }
 

@@ -8,19 +8,19 @@ public struct CBORResponseDecoder: ResponseDecoder {
     /// The decoder and its parsing options.
     public var decoder: CBORDecoder
     /// The media ranges accepted; ``CBORResponseSerializer/defaultMediaRanges`` unless set.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// Creates a response decoder.
     public init(
         decoder: CBORDecoder = CBORDecoder(),
-        acceptedMediaRanges: [MediaRange] = CBORResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = CBORResponseSerializer.defaultMediaRanges
     ) {
         self.decoder = decoder
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `cbor`.
-    public var decoderID: SerializerID { "cbor" }
+    public var id: SerializerID { "cbor" }
 
     /// Decodes a `T` from the body of `response`.
     ///
@@ -34,7 +34,7 @@ public struct CBORResponseDecoder: ResponseDecoder {
                 ? .array(try parser.parseSequence(response.body)) : try parser.parse(response.body)
             return try decoder.decode(type, from: value)
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: decoderID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 }

@@ -23,19 +23,19 @@ public struct CBORResponseSerializer: ResponseSerializer {
     /// The parser, its limits and duplicate-key policy.
     public var parser: CBORParser
     /// The media ranges accepted; ``defaultMediaRanges`` unless set.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
     public init(
         options: CBORParsingOptions = CBORParsingOptions(),
-        acceptedMediaRanges: [MediaRange] = CBORResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = CBORResponseSerializer.defaultMediaRanges
     ) {
         self.parser = CBORParser(options: options)
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `cbor`.
-    public var serializerID: SerializerID { "cbor" }
+    public var id: SerializerID { "cbor" }
 
     /// Whether `mediaType` names a CBOR sequence: `application/cbor-seq` or a `+cbor-seq` suffix.
     public static func isSequence(_ mediaType: MediaType?) -> Bool {
@@ -54,7 +54,7 @@ public struct CBORResponseSerializer: ResponseSerializer {
             }
             return try parser.parse(response.body)
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 
@@ -65,6 +65,6 @@ public struct CBORResponseSerializer: ResponseSerializer {
         throw SerializationError(
             code: .emptyBody,
             message: "The application/cbor body is empty, but a CBOR document holds exactly one data item.",
-            mediaType: response.contentType, serializerID: serializerID, response: response)
+            mediaType: response.contentType, serializerID: id, response: response)
     }
 }

@@ -61,7 +61,7 @@ public struct CBORSerializerFactory: SerializerFactory {
 
     /// Builds a ``CBORResponseSerializer``.
     public func makeSerializer(options: Options) -> CBORResponseSerializer {
-        CBORResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
+        CBORResponseSerializer(options: options.parsing, mediaRanges: options.mediaRanges)
     }
 
     /// A ``CBORResponseDecoder`` with the parsing options and media ranges of `configuration`.
@@ -72,7 +72,7 @@ public struct CBORSerializerFactory: SerializerFactory {
         try SerializerOption.validate(configuration, against: optionSchema, for: id)
         let options = try options(from: configuration)
         return CBORResponseDecoder(
-            decoder: CBORDecoder(parsingOptions: options.parsing), acceptedMediaRanges: options.mediaRanges)
+            decoder: CBORDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges)
     }
 }
 

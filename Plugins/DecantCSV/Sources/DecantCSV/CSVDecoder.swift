@@ -72,19 +72,19 @@ public struct CSVResponseDecoder: ResponseDecoder {
     /// The parser's options.
     public var options: CSVParsingOptions
     /// The media ranges accepted.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// Creates the decoder.
     public init(
         options: CSVParsingOptions = CSVParsingOptions(),
-        acceptedMediaRanges: [MediaRange] = CSVResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = CSVResponseSerializer.defaultMediaRanges
     ) {
         self.options = options
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `csv`.
-    public var decoderID: SerializerID { "csv" }
+    public var id: SerializerID { "csv" }
 
     /// Parses the body and decodes `T` from its rows.
     public func decode<T: Decodable>(_ type: T.Type, from response: Response) throws -> T {
@@ -92,7 +92,7 @@ public struct CSVResponseDecoder: ResponseDecoder {
             let table = try CSVParser(options: options).parse(response.body, mediaType: response.contentType)
             return try CSVTableDecoder().decode(type, from: table)
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: decoderID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 }

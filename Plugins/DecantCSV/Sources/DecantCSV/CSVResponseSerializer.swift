@@ -24,7 +24,7 @@ public struct CSVResponseSerializer: ResponseSerializer {
     /// How the body becomes text.
     public var pipeline: CharsetPipeline
     /// The media ranges accepted: `text/csv` and `text/tab-separated-values` by default.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// `text/csv` and `text/tab-separated-values`.
     public static let defaultMediaRanges: [MediaRange] = [
@@ -35,15 +35,15 @@ public struct CSVResponseSerializer: ResponseSerializer {
     /// Creates the serializer.
     public init(
         options: CSVParsingOptions = CSVParsingOptions(), pipeline: CharsetPipeline = CharsetPipeline(),
-        acceptedMediaRanges: [MediaRange] = CSVResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = CSVResponseSerializer.defaultMediaRanges
     ) {
         self.options = options
         self.pipeline = pipeline
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `csv`.
-    public var serializerID: SerializerID { "csv" }
+    public var id: SerializerID { "csv" }
 
     /// Parses the body.
     ///
@@ -54,7 +54,7 @@ public struct CSVResponseSerializer: ResponseSerializer {
             return try CSVParser(options: options).parse(
                 response.body, mediaType: response.contentType, pipeline: pipeline)
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 
@@ -96,66 +96,53 @@ public struct CSVSerializerFactory: SerializerFactory {
     public var mediaRanges: [MediaRange] { CSVResponseSerializer.defaultMediaRanges }
 
     /// `delimiter`, `header`, `quotes`, `trimsWhitespace`, `maxFieldBytes`, `maxFieldsPerRecord`, `maxRecords`.
-    public var optionSchema: [SerializerOption] {
-        let defaults = CSVParsingOptions()
-        return [
-            SerializerOption(
+    /// `delimiter` and `quotes` have no fixed default: without them the media type decides (TSV or CSV).
+    public var optionKeys: [OptionKey<CSVParsingOptions>] {
+        [
+            OptionKey(
                 "delimiter", .string(allowed: nil),
-                summary: "The field separator, one ASCII character (default: tab for TSV, comma otherwise)."),
-            SerializerOption(
-                "header", .string(allowed: CSVParsingOptions.HeaderPolicy.allCases.map(\.rawValue)),
-                default: .string("fromMediaType"),
+                summary: "The field separator, one ASCII character (default: tab for TSV, comma otherwise).",
+                defaultValue: { options in
+                    options.delimiter.map { .string(String(decoding: [$0], as: UTF8.self)) }
+                },
+                apply: Self.applyDelimiter),
+            .choice(
+                "header", \.header,
                 summary: "Whether the first record is a header: present, absent, or the media type's header parameter."),
-            SerializerOption(
-                "quotes", .bool, summary: "Whether double quotes quote fields (default: on for CSV, off for TSV)."),
-            SerializerOption(
-                "trimsWhitespace", .bool, default: false,
-                summary: "Whether spaces and tabs around fields are removed."),
-            SerializerOption(
-                "maxFieldBytes", .integer(1...Int.max), default: .integer(defaults.maxFieldBytes),
-                summary: "The most bytes one field may hold."),
-            SerializerOption(
-                "maxFieldsPerRecord", .integer(1...Int.max), default: .integer(defaults.maxFieldsPerRecord),
+            .bool(
+                "quotes", \.recognizesQuotes,
+                summary: "Whether double quotes quote fields (default: on for CSV, off for TSV)."),
+            .bool("trimsWhitespace", \.trimsWhitespace, summary: "Whether spaces and tabs around fields are removed."),
+            .integer("maxFieldBytes", \.maxFieldBytes, in: 1...Int.max, summary: "The most bytes one field may hold."),
+            .integer(
+                "maxFieldsPerRecord", \.maxFieldsPerRecord, in: 1...Int.max,
                 summary: "The most fields one record may hold."),
-            SerializerOption(
-                "maxRecords", .integer(1...Int.max), default: .integer(defaults.maxRecords),
+            .integer(
+                "maxRecords", \.maxRecords, in: 1...Int.max,
                 summary: "The most records a body may hold, the header included."),
         ]
+    }
+
+    /// Stores the `delimiter` option: one ASCII character other than a quote or a line end.
+    @Sendable
+    static func applyDelimiter(
+        _ value: ConfigurationValue, to options: inout CSVParsingOptions, for id: SerializerID
+    ) throws(SerializationError) {
+        guard case .string(let text) = value else { return }
+        let bytes = Array(text.utf8)
+        guard bytes.count == 1, bytes[0] < 0x80, ![0x22, 0x0D, 0x0A].contains(bytes[0]) else {
+            throw SerializationError(
+                code: .invalidOption,
+                message: "The option 'delimiter' of the serializer '\(id)' must be one ASCII character other than "
+                    + "a quote or a line end, not \"\(text)\".",
+                serializerID: id, codingPath: ["delimiter"])
+        }
+        options.delimiter = bytes[0]
     }
 
     /// Builds a ``CSVResponseSerializer``.
     public func makeSerializer(options: CSVParsingOptions) -> CSVResponseSerializer {
         CSVResponseSerializer(options: options)
-    }
-
-    /// Converts configuration options (already checked against ``optionSchema``).
-    ///
-    /// - Throws: ``SerializationError`` with code `invalidOption` when `delimiter` is not one ASCII character other
-    ///   than a quote or a line end.
-    public func options(from configuration: ConfigurationOptions) throws(SerializationError) -> CSVParsingOptions {
-        var options = defaultOptions
-        if case .string(let text)? = configuration["delimiter"] {
-            let bytes = Array(text.utf8)
-            guard bytes.count == 1, bytes[0] < 0x80, ![0x22, 0x0D, 0x0A].contains(bytes[0]) else {
-                throw SerializationError(
-                    code: .invalidOption,
-                    message: "The option 'delimiter' must be one ASCII character other than a quote or a line end; "
-                        + "got \"\(text)\".",
-                    codingPath: ["delimiter"])
-            }
-            options.delimiter = bytes[0]
-        }
-        if case .string(let text)? = configuration["header"],
-            let policy = CSVParsingOptions.HeaderPolicy(rawValue: text)
-        {
-            options.header = policy
-        }
-        if case .bool(let value)? = configuration["quotes"] { options.recognizesQuotes = value }
-        if case .bool(let value)? = configuration["trimsWhitespace"] { options.trimsWhitespace = value }
-        if case .integer(let value)? = configuration["maxFieldBytes"] { options.maxFieldBytes = value }
-        if case .integer(let value)? = configuration["maxFieldsPerRecord"] { options.maxFieldsPerRecord = value }
-        if case .integer(let value)? = configuration["maxRecords"] { options.maxRecords = value }
-        return options
     }
 
     /// A ``CSVResponseDecoder`` with the parsing options the configuration gives.

@@ -20,19 +20,19 @@ public struct EventStreamSerializer: StreamingResponseSerializer {
     /// The largest event (its data) of a whole body (a stream takes its limit from its ``StreamOptions``).
     public var maxRecordBytes: Int
     /// The media ranges accepted; ``defaultMediaRanges`` unless set.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
     public init(
         maxRecordBytes: Int = StreamOptions.defaultMaxRecordBytes,
-        acceptedMediaRanges: [MediaRange] = EventStreamSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = EventStreamSerializer.defaultMediaRanges
     ) {
         self.maxRecordBytes = maxRecordBytes
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `eventStream`.
-    public var serializerID: SerializerID { "eventStream" }
+    public var id: SerializerID { "eventStream" }
 
     /// A parser for one streamed body.
     public func makeRecordDecoder(for head: Response, options: StreamOptions) -> EventStreamDecoder {
@@ -60,7 +60,7 @@ public struct EventStreamSerializer: StreamingResponseSerializer {
                 events: try results.map { result throws(SerializationError) in try result.get() },
                 retry: decoder.retry)
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 
@@ -122,7 +122,7 @@ public struct EventStreamSerializerFactory: SerializerFactory {
 
     /// Builds an ``EventStreamSerializer``.
     public func makeSerializer(options: Options) -> EventStreamSerializer {
-        EventStreamSerializer(maxRecordBytes: options.maxRecordBytes, acceptedMediaRanges: options.mediaRanges)
+        EventStreamSerializer(maxRecordBytes: options.maxRecordBytes, mediaRanges: options.mediaRanges)
     }
 }
 

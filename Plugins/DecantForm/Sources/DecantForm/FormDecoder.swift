@@ -89,19 +89,19 @@ public struct FormResponseDecoder: ResponseDecoder {
     /// The decoder, with its parsing limits.
     public var decoder: FormDecoder
     /// The media ranges accepted.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// Creates the response decoder.
     public init(
         decoder: FormDecoder = FormDecoder(),
-        acceptedMediaRanges: [MediaRange] = FormResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = FormResponseSerializer.defaultMediaRanges
     ) {
         self.decoder = decoder
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `form`.
-    public var decoderID: SerializerID { "form" }
+    public var id: SerializerID { "form" }
 
     /// Parses the body and decodes a `T` from its fields.
     ///
@@ -110,7 +110,7 @@ public struct FormResponseDecoder: ResponseDecoder {
         do {
             return try decoder.decode(type, from: response.body)
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: decoderID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 }
@@ -121,7 +121,7 @@ extension FormSerializerFactory: ResponseDecoderFactory {
         try SerializerOption.validate(configuration, against: optionSchema, for: id)
         let options = try options(from: configuration)
         return FormResponseDecoder(
-            decoder: FormDecoder(parsingOptions: options.parsing), acceptedMediaRanges: options.mediaRanges)
+            decoder: FormDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges)
     }
 }
 

@@ -22,19 +22,19 @@ public struct FormResponseSerializer: ResponseSerializer {
     /// The parser and its limits.
     public var parser: FormParser
     /// The media ranges accepted; ``defaultMediaRanges`` unless set.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
     public init(
         options: FormParsingOptions = FormParsingOptions(),
-        acceptedMediaRanges: [MediaRange] = FormResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = FormResponseSerializer.defaultMediaRanges
     ) {
         self.parser = FormParser(options: options)
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `form`.
-    public var serializerID: SerializerID { "form" }
+    public var id: SerializerID { "form" }
 
     /// Parses the body with ``FormParser``.
     ///
@@ -44,7 +44,7 @@ public struct FormResponseSerializer: ResponseSerializer {
         do {
             return try parser.parse(response.body)
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 

@@ -53,7 +53,7 @@ public struct FormSerializerFactory: SerializerFactory {
 
     /// Builds a ``FormResponseSerializer``.
     public func makeSerializer(options: Options) -> FormResponseSerializer {
-        FormResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
+        FormResponseSerializer(options: options.parsing, mediaRanges: options.mediaRanges)
     }
 }
 

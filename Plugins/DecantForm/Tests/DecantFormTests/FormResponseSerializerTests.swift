@@ -50,9 +50,9 @@ import Testing
         #expect(serializer.parser.options == FormParsingOptions(maxPairs: 2, maxBytes: 100))
         let defaults = try factory.makeSerializer(configuration: [:])
         #expect(defaults.parser.options == FormParsingOptions())
-        #expect(defaults.acceptedMediaRanges == FormResponseSerializer.defaultMediaRanges)
+        #expect(defaults.mediaRanges == FormResponseSerializer.defaultMediaRanges)
         let ranges = try factory.makeSerializer(configuration: ["mediaRanges": .array([.string("text/plain")])])
-        #expect(ranges.acceptedMediaRanges.map(\.description) == ["text/plain"])
+        #expect(ranges.mediaRanges.map(\.description) == ["text/plain"])
     }
 
     @Test func factoryRejectsBadOptions() throws {

@@ -23,19 +23,19 @@ public struct MessagePackResponseSerializer: ResponseSerializer {
     /// The parser and its limits.
     public var parser: MessagePackParser
     /// The media ranges accepted; ``defaultMediaRanges`` unless set.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
     public init(
         options: MessagePackParsingOptions = MessagePackParsingOptions(),
-        acceptedMediaRanges: [MediaRange] = MessagePackResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MessagePackResponseSerializer.defaultMediaRanges
     ) {
         self.parser = MessagePackParser(options: options)
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `msgpack`.
-    public var serializerID: SerializerID { "msgpack" }
+    public var id: SerializerID { "msgpack" }
 
     /// Parses the body with ``MessagePackParser``.
     ///
@@ -45,7 +45,7 @@ public struct MessagePackResponseSerializer: ResponseSerializer {
         do {
             return try parser.parse(response.body)
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 }
@@ -56,19 +56,19 @@ public struct MessagePackResponseDecoder: ResponseDecoder {
     /// The decoder and its parsing options.
     public var decoder: MessagePackDecoder
     /// The media ranges accepted; ``MessagePackResponseSerializer/defaultMediaRanges`` unless set.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// Creates a response decoder.
     public init(
         decoder: MessagePackDecoder = MessagePackDecoder(),
-        acceptedMediaRanges: [MediaRange] = MessagePackResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MessagePackResponseSerializer.defaultMediaRanges
     ) {
         self.decoder = decoder
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `msgpack`.
-    public var decoderID: SerializerID { "msgpack" }
+    public var id: SerializerID { "msgpack" }
 
     /// Decodes a `T` from the body of `response`.
     ///
@@ -77,7 +77,7 @@ public struct MessagePackResponseDecoder: ResponseDecoder {
         do {
             return try decoder.decode(type, from: response.body)
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: decoderID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 }

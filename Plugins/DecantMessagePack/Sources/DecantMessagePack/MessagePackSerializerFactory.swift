@@ -59,7 +59,7 @@ public struct MessagePackSerializerFactory: SerializerFactory {
 
     /// Builds a ``MessagePackResponseSerializer``.
     public func makeSerializer(options: Options) -> MessagePackResponseSerializer {
-        MessagePackResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
+        MessagePackResponseSerializer(options: options.parsing, mediaRanges: options.mediaRanges)
     }
 
     /// A ``MessagePackResponseDecoder`` with the parsing options and media ranges of `configuration`.
@@ -70,7 +70,7 @@ public struct MessagePackSerializerFactory: SerializerFactory {
         try SerializerOption.validate(configuration, against: optionSchema, for: id)
         let options = try options(from: configuration)
         return MessagePackResponseDecoder(
-            decoder: MessagePackDecoder(parsingOptions: options.parsing), acceptedMediaRanges: options.mediaRanges)
+            decoder: MessagePackDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges)
     }
 }
 

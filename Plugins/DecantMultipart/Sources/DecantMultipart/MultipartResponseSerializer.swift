@@ -34,7 +34,7 @@ public struct MultipartResponseSerializer: ResponseSerializer {
     /// The limits and the part-error policy.
     public var options: MultipartParsingOptions
     /// The media ranges accepted; ``defaultMediaRanges`` unless set.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
     ///
@@ -42,19 +42,19 @@ public struct MultipartResponseSerializer: ResponseSerializer {
     ///   - partRegistry: The registry that decodes each part by its media type. Parts no serializer accepts keep
     ///     only their bytes; install `.data` to get every part as a value.
     ///   - options: The limits and the part-error policy.
-    ///   - acceptedMediaRanges: The media ranges accepted.
+    ///   - mediaRanges: The media ranges accepted.
     public init(
         decodingPartsWith partRegistry: SerializerRegistry,
         options: MultipartParsingOptions = MultipartParsingOptions(),
-        acceptedMediaRanges: [MediaRange] = MultipartResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MultipartResponseSerializer.defaultMediaRanges
     ) {
         self.partRegistry = partRegistry
         self.options = options
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `multipart`.
-    public var serializerID: SerializerID { "multipart" }
+    public var id: SerializerID { "multipart" }
 
     /// Decodes the body and each of its parts.
     ///
@@ -67,7 +67,7 @@ public struct MultipartResponseSerializer: ResponseSerializer {
         do {
             return try parse(response.body, mediaType: mediaType, base: 0, depth: 1, partCount: &partCount)
         } catch {
-            throw error.filling(response: response, mediaType: mediaType, serializerID: serializerID)
+            throw error.filling(response: response, mediaType: mediaType, serializerID: id)
         }
     }
 
@@ -131,13 +131,13 @@ public struct MultipartResponseSerializer: ResponseSerializer {
                     code: .invalidBody,
                     message: label + "A part of a multipart/byteranges body needs a valid Content-Range "
                         + "(RFC 9110 §14.6) such as 'bytes 0-499/1234', but it has \(found).",
-                    mediaType: contentType, serializerID: serializerID, offset: 0)
+                    mediaType: contentType, serializerID: id, offset: 0)
             } else {
                 try decode(&part, label: label, depth: depth, partCount: &partCount)
             }
             if options.failsOnPartError, let error = part.error {
                 throw SerializationError(
-                    code: error.code, message: error.message, mediaType: mediaType, serializerID: serializerID,
+                    code: error.code, message: error.message, mediaType: mediaType, serializerID: id,
                     offset: part.bodyOffset, underlying: error)
             }
             parts.append(part)
@@ -162,7 +162,7 @@ public struct MultipartResponseSerializer: ResponseSerializer {
             } catch {
                 part.error = SerializationError(
                     code: .invalidBody, message: label + error.message, mediaType: part.contentType,
-                    serializerID: serializerID, offset: error.offset)
+                    serializerID: id, offset: error.offset)
                 return
             }
         case "quoted-printable":
@@ -172,7 +172,7 @@ public struct MultipartResponseSerializer: ResponseSerializer {
                 code: .unsupportedFeature,
                 message: label + "The Content-Transfer-Encoding '\(other)' is not supported. Send the part as "
                     + "7bit, 8bit, binary, base64 or quoted-printable.",
-                mediaType: part.contentType, serializerID: serializerID)
+                mediaType: part.contentType, serializerID: id)
             return
         }
 
@@ -182,13 +182,13 @@ public struct MultipartResponseSerializer: ResponseSerializer {
                     code: .limitExceeded,
                     message: "The multipart body nests multipart parts more than \(options.maxDepth) levels deep, "
                         + "the limit of the option 'maxDepth'. Raise maxDepth to accept it.",
-                    serializerID: serializerID, offset: part.bodyOffset)
+                    serializerID: id, offset: part.bodyOffset)
             }
             do {
                 part.value = try parse(
                     part.body, mediaType: part.contentType, base: part.bodyOffset,
                     depth: depth + 1, partCount: &partCount)
-                part.serializerID = serializerID
+                part.serializerID = id
             } catch  where error.code == .limitExceeded {
                 throw error
             } catch {
@@ -211,7 +211,7 @@ public struct MultipartResponseSerializer: ResponseSerializer {
         do {
             part.value = try serializer.serializeReportingErrors(
                 Response(status: 200, headers: headers, body: part.body))
-            part.serializerID = serializer.serializerID
+            part.serializerID = serializer.id
         } catch {
             var error = error
             error.message = label + error.message

@@ -74,7 +74,7 @@ public struct MultipartSerializerFactory: SerializerFactory {
     /// Builds a ``MultipartResponseSerializer``.
     public func makeSerializer(options: Options) -> MultipartResponseSerializer {
         MultipartResponseSerializer(
-            decodingPartsWith: partRegistry, options: options.parsing, acceptedMediaRanges: options.mediaRanges)
+            decodingPartsWith: partRegistry, options: options.parsing, mediaRanges: options.mediaRanges)
     }
 }
 

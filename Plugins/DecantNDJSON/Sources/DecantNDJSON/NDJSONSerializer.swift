@@ -32,20 +32,20 @@ public struct NDJSONSerializer: StreamingResponseSerializer {
     /// The largest record of a whole body (a stream takes its limit from its ``StreamOptions``).
     public var maxRecordBytes: Int
     /// The media ranges accepted; ``defaultMediaRanges`` unless set.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
     public init(
         parser: JSONParser = JSONParser(), maxRecordBytes: Int = StreamOptions.defaultMaxRecordBytes,
-        acceptedMediaRanges: [MediaRange] = NDJSONSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = NDJSONSerializer.defaultMediaRanges
     ) {
         self.parser = parser
         self.maxRecordBytes = maxRecordBytes
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `ndjson`.
-    public var serializerID: SerializerID { "ndjson" }
+    public var id: SerializerID { "ndjson" }
 
     /// The framing of a media type: JSON text sequences for `application/json-seq` and `+json-seq`, lines otherwise.
     public static func framing(of mediaType: MediaType?) -> NDJSONRecordDecoder.Framing {
@@ -72,7 +72,7 @@ public struct NDJSONSerializer: StreamingResponseSerializer {
                     try result.get()
                 })
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: serializerID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 

@@ -74,7 +74,7 @@ public struct NDJSONSerializerFactory: SerializerFactory {
     /// Builds an ``NDJSONSerializer``.
     public func makeSerializer(options: Options) -> NDJSONSerializer {
         NDJSONSerializer(
-            parser: options.parser, maxRecordBytes: options.maxRecordBytes, acceptedMediaRanges: options.mediaRanges)
+            parser: options.parser, maxRecordBytes: options.maxRecordBytes, mediaRanges: options.mediaRanges)
     }
 
     /// A decoder of arrays of `Decodable` records: `registry.decode([Event].self, from: response)`.
@@ -102,9 +102,9 @@ public struct NDJSONResponseDecoder: ResponseDecoder {
     }
 
     /// `ndjson`.
-    public var decoderID: SerializerID { "ndjson" }
+    public var id: SerializerID { "ndjson" }
     /// The serializer's ranges.
-    public var acceptedMediaRanges: [MediaRange] { serializer.acceptedMediaRanges }
+    public var mediaRanges: [MediaRange] { serializer.mediaRanges }
 
     /// Decodes a `T` from the array of every record.
     ///
@@ -114,7 +114,7 @@ public struct NDJSONResponseDecoder: ResponseDecoder {
         do {
             return try decoder.decode(type, from: .array(records.records))
         } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: decoderID)
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
 }

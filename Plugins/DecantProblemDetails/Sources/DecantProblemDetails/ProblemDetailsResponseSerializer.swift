@@ -40,19 +40,19 @@ public struct ProblemDetailsResponseSerializer: ResponseSerializer {
     /// How bodies are parsed and the limits.
     public var options: ProblemDetailsOptions
     /// The media ranges accepted; ``defaultMediaRanges`` unless set.
-    public var acceptedMediaRanges: [MediaRange]
+    public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
     public init(
         options: ProblemDetailsOptions = ProblemDetailsOptions(),
-        acceptedMediaRanges: [MediaRange] = ProblemDetailsResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = ProblemDetailsResponseSerializer.defaultMediaRanges
     ) {
         self.options = options
-        self.acceptedMediaRanges = acceptedMediaRanges
+        self.mediaRanges = mediaRanges
     }
 
     /// `problemDetails`.
-    public var serializerID: SerializerID { Self.id }
+    public var id: SerializerID { Self.id }
 
     /// Parses the body as JSON or XML, chosen by ``ProblemDetails/Format/init(mediaType:body:)``, resolving relative
     /// references against the response's URL.
@@ -66,7 +66,7 @@ public struct ProblemDetailsResponseSerializer: ResponseSerializer {
                 parsing: response.body, format: ProblemDetails.Format(mediaType: mediaType, body: response.body),
                 mediaType: mediaType, baseURL: response.url, options: options)
         } catch {
-            throw error.filling(response: response, mediaType: mediaType, serializerID: serializerID)
+            throw error.filling(response: response, mediaType: mediaType, serializerID: id)
         }
     }
 }

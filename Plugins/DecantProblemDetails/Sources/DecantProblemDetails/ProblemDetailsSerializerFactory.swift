@@ -54,7 +54,7 @@ public struct ProblemDetailsSerializerFactory: SerializerFactory {
 
     /// Builds a ``ProblemDetailsResponseSerializer``.
     public func makeSerializer(options: Options) -> ProblemDetailsResponseSerializer {
-        ProblemDetailsResponseSerializer(options: options.parsing, acceptedMediaRanges: options.mediaRanges)
+        ProblemDetailsResponseSerializer(options: options.parsing, mediaRanges: options.mediaRanges)
     }
 }
 
