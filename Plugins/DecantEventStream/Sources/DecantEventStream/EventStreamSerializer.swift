@@ -105,14 +105,11 @@ public struct EventStreamSerializerFactory: SerializerFactory {
     public var mediaRanges: [MediaRange] { EventStreamSerializer.defaultMediaRanges }
 
     /// The options, each said once: the schema and the reading of configuration options are derived from them.
-    /// `maxRecordBytes` takes integers only: a whole number such as `5.0` leaves the default, as it always has.
     public var optionKeys: [OptionKey<Options>] {
         [
-            OptionKey(
-                "maxRecordBytes", .integer(1...Int(Int32.max)),
-                summary: "The largest event of a whole body, in bytes (a stream takes its limit from StreamOptions).",
-                defaultValue: { .integer($0.maxRecordBytes) },
-                apply: { value, options, _ in if case .integer(let bytes) = value { options.maxRecordBytes = bytes } }),
+            .integer(
+                "maxRecordBytes", \.maxRecordBytes, in: 1...Int(Int32.max),
+                summary: "The largest event of a whole body, in bytes (a stream takes its limit from StreamOptions)."),
             .mediaRanges(\.mediaRanges, example: "text/event-stream"),
         ]
     }

@@ -125,3 +125,11 @@ private func describe(_ event: ServerSentEvent) -> String {
         #expect(try ServerSentEvent(data: "[1, 2]").json() == [1, 2])
     }
 }
+
+/// The factory's options: a whole number written as a decimal is the integer.
+@Suite struct EventStreamFactoryOptionTests {
+    @Test func wholeNumbersWrittenAsDecimalsAreIntegers() throws {
+        let serializer = try EventStreamSerializerFactory().makeSerializer(configuration: ["maxRecordBytes": 64.0])
+        #expect(serializer.maxRecordBytes == 64)
+    }
+}

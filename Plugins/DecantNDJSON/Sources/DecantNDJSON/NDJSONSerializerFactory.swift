@@ -50,20 +50,14 @@ public struct NDJSONSerializerFactory: SerializerFactory {
     public var mediaRanges: [MediaRange] { NDJSONSerializer.defaultMediaRanges }
 
     /// The options, each said once: the schema and the reading of configuration options are derived from them.
-    /// `maxRecordBytes` and `maxDepth` take integers only: a whole number such as `5.0` leaves the default, as it
-    /// always has.
     public var optionKeys: [OptionKey<Options>] {
         [
-            OptionKey(
-                "maxRecordBytes", .integer(1...Int(Int32.max)),
-                summary: "The largest record of a whole body, in bytes (a stream takes its limit from StreamOptions).",
-                defaultValue: { .integer($0.maxRecordBytes) },
-                apply: { value, options, _ in if case .integer(let bytes) = value { options.maxRecordBytes = bytes } }),
-            OptionKey(
-                "maxDepth", .integer(1...100_000),
-                summary: "The deepest nesting of arrays and objects within a record.",
-                defaultValue: { .integer($0.maxDepth) },
-                apply: { value, options, _ in if case .integer(let depth) = value { options.maxDepth = depth } }),
+            .integer(
+                "maxRecordBytes", \.maxRecordBytes, in: 1...Int(Int32.max),
+                summary: "The largest record of a whole body, in bytes (a stream takes its limit from StreamOptions)."),
+            .integer(
+                "maxDepth", \.maxDepth, in: 1...100_000,
+                summary: "The deepest nesting of arrays and objects within a record."),
             .mediaRanges(\.mediaRanges, example: "application/x-ndjson"),
         ]
     }

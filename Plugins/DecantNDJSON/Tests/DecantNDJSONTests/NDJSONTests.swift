@@ -155,3 +155,14 @@ private func streamed(
         #expect(records == ["error limitExceeded at 0"])
     }
 }
+
+/// The factory's options: a whole number written as a decimal is the integer.
+@Suite struct NDJSONFactoryOptionTests {
+    @Test func wholeNumbersWrittenAsDecimalsAreIntegers() throws {
+        let options = try NDJSONSerializerFactory().options(from: ["maxRecordBytes": .number(64), "maxDepth": 3.0])
+        #expect(options.maxRecordBytes == 64)
+        #expect(options.maxDepth == 3)
+        let serializer = try NDJSONSerializerFactory().makeSerializer(configuration: ["maxRecordBytes": .number(64)])
+        #expect(serializer.maxRecordBytes == 64)
+    }
+}
