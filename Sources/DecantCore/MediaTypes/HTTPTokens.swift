@@ -61,16 +61,30 @@ package enum HTTPBytes {
     }
 
     /// ASCII case-insensitive comparison without allocating.
+    ///
+    /// Strings of different UTF-8 lengths are told apart without reading a byte (the count of a native string is
+    /// stored), which is the usual answer when a header name is looked up among a response's fields.
     package static func equalsIgnoringASCIICase(_ lhs: String, _ rhs: String) -> Bool {
-        var left = lhs.utf8.makeIterator()
-        var right = rhs.utf8.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil): return true
-            case (let a?, let b?) where lowercased(a) == lowercased(b): continue
-            default: return false
+        let left = lhs.utf8
+        let right = rhs.utf8
+        guard left.count == right.count else { return false }
+        let compared = left.withContiguousStorageIfAvailable { leftBytes in
+            right.withContiguousStorageIfAvailable { rightBytes in
+                equalsIgnoringASCIICase(leftBytes, rightBytes)
             }
         }
+        if let compared, let result = compared { return result }
+        return left.elementsEqual(right) { lowercased($0) == lowercased($1) }
+    }
+
+    /// ASCII case-insensitive comparison of two buffers of the same length.
+    private static func equalsIgnoringASCIICase(
+        _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        for index in left.indices where left[index] != right[index] {
+            guard lowercased(left[index]) == lowercased(right[index]) else { return false }
+        }
+        return true
     }
 
     /// Removes leading and trailing bytes matching `isSpace`.
