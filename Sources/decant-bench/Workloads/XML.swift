@@ -7,6 +7,8 @@ import Foundation
 
 /// XML: Decant's streaming parser (closure and delegate APIs) against FoundationXML's `XMLParser`, and its DOM
 /// against `XMLDocument`, on a generated ~3 MB Atom feed. Both are namespace-aware and resolve nothing external.
+/// With `$DECANT_XMLBENCH` naming the binary of `../shared/tools/xmlbench`, three more rows compare the same
+/// parses with expat's SAX (namespaces on), libxml2's SAX and pugixml's DOM, run as a subprocess on the same feed.
 enum XMLWorkloads {
     /// `xml.*`.
     static var all: [Workload] {
@@ -49,7 +51,47 @@ enum XMLWorkloads {
                         note: "xml.dom: the generated feed has no external entities; XMLDocument is given "
                             + ".nodeLoadExternalEntitiesNever"))
             },
+            againstXMLBench(
+                "xml.sax.expat", parser: "expat SAX (ns)", baselineName: "expat SAX",
+                summary: "the feed through XMLStreamParser.forEachEvent vs expat's SAX with namespace processing",
+                decant: streamEvents),
+            againstXMLBench(
+                "xml.sax.libxml2", parser: "libxml2 SAX", baselineName: "libxml2 SAX",
+                summary: "the feed through XMLStreamParser.forEachEvent vs libxml2's SAX (xmlSAXUserParseMemory)",
+                decant: streamEvents),
+            againstXMLBench(
+                "xml.dom.pugixml", parser: "pugixml DOM (default flags)", baselineName: "pugixml DOM",
+                summary: "the feed into an XMLTree vs pugixml's DOM (default flags, no namespace processing)",
+                decant: { data in Contender(name: "Decant") { try XMLTree(parsing: data).nodeCount } }),
         ]
+    }
+
+    /// Every event of `data` through `XMLStreamParser.forEachEvent`, counted.
+    private static func streamEvents(_ data: Data) -> Contender {
+        Contender(name: "Decant") {
+            var events = 0
+            try XMLStreamParser(data: data).forEachEvent { _, _ in events += 1 }
+            return events
+        }
+    }
+
+    /// A row of Decant on the generated feed against one parser of xmlbench on the same bytes.
+    private static func againstXMLBench(
+        _ name: String, parser: String, baselineName: String, summary: String,
+        decant: @escaping (Data) -> Contender
+    ) -> Workload {
+        Workload(name: name, unit: .megabytesPerSecond, baselineName: baselineName, summary: summary) { _ in
+            let data = GeneratedFeed.data
+            let baseline: Baseline
+            if let tool = XMLBench.path {
+                baseline = .external(name: baselineName) { _ in
+                    try XMLBench.secondsPerParse(tool: tool, data: data, parser: parser)
+                }
+            } else {
+                baseline = .none(reason: "\(name): no baseline (set DECANT_XMLBENCH to xmlbench's binary)")
+            }
+            return .timed(TimedBench(quantity: Double(data.count), decant: decant(data), baseline: baseline))
+        }
     }
 
     /// `XMLParser` with namespace processing on and external entities off, counting start tags.
@@ -96,5 +138,46 @@ private final class CountingFoundationDelegate: NSObject, XMLParserDelegate {
         attributes attributeDict: [String: String] = [:]
     ) {
         elements += 1
+    }
+}
+
+/// The reference parsers of `../shared/tools/xmlbench`, run as a subprocess on the bytes Decant parses.
+enum XMLBench {
+    /// The binary named by `$DECANT_XMLBENCH`, when it is executable.
+    static let path: String? = {
+        guard let path = ProcessInfo.processInfo.environment["DECANT_XMLBENCH"], !path.isEmpty,
+            FileManager.default.isExecutableFile(atPath: path)
+        else { return nil }
+        return path
+    }()
+
+    /// Writes `data` to a temporary file, runs `tool FILE` (which parses it 15 times with each of its parsers and
+    /// prints `NAME  N MB/s` lines) and returns the seconds one parse takes with the parser whose line starts with
+    /// `parser`.
+    static func secondsPerParse(tool: String, data: Data, parser: String) throws -> Double {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("decant-bench-feed-\(getpid()).xml")
+        try data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = [file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchError(description: "xmlbench exited with status \(process.terminationStatus)")
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(parser) }) else {
+            throw BenchError(description: "xmlbench printed no line for \(parser)")
+        }
+        let fields = line.dropFirst(parser.count).split(separator: " ")
+        guard fields.count == 2, fields[1] == "MB/s", let rate = Double(fields[0]), rate > 0 else {
+            throw BenchError(description: "unexpected xmlbench output: \(line)")
+        }
+        return Double(data.count) / (rate * 1_000_000)
     }
 }
