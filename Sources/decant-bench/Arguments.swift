@@ -93,7 +93,8 @@ struct Arguments {
         skipped with the reason. Image baselines: set $DECANT_IMGBENCH to the imgbench binary built from
         ../shared/tools/imgbench (see its README); it then runs as a subprocess on the same file. XML baselines
         (xml.sax.expat, xml.sax.libxml2, xml.dom.pugixml): set $DECANT_XMLBENCH to the xmlbench binary built from
-        ../shared/tools/xmlbench; it parses the same generated feed.
+        ../shared/tools/xmlbench; it parses the same generated feed. simdjson baselines (json.walk.*.simdjson): set
+        $DECANT_JSONBENCH to the binary built from Tools/jsonbench (see its README).
         Build in release mode: swift run -c release decant-bench.
 
         Exit status: 0 on success, 2 on a usage error.

@@ -32,7 +32,8 @@ struct Target {
             .ratio("json.parse.twitter", atLeast: 7), .ratio("json.parse.citm", atLeast: 7),
             .ratio("json.parse.canada", atLeast: 18), .ratio("json.parse.1kb", atLeast: 7),
             .ratio("json.walk.twitter", atLeast: 10), .ratio("json.walk.citm", atLeast: 10),
-            .ratio("json.walk.canada", atLeast: 10),
+            .ratio("json.walk.canada", atLeast: 10), .ratio("json.walk.twitter.simdjson", atLeast: 0.7),
+            .ratio("json.walk.citm.simdjson", atLeast: 0.7),
             .ratio("json.decodable.twitter", atLeast: 4.5), .ratio("json.decodable.1kb", atLeast: 3),
             Target(
                 workload: "registry.path.1kb", description: "registry overhead over the bare parser ≤ 5%",

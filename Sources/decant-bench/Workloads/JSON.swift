@@ -21,6 +21,9 @@ enum JSONWorkloads {
             walk(.twitter, name: "json.walk.twitter"),
             walk(.citm, name: "json.walk.citm"),
             walk(.canada, name: "json.walk.canada"),
+            walkAgainstSimdjson(.twitter, name: "json.walk.twitter.simdjson"),
+            walkAgainstSimdjson(.citm, name: "json.walk.citm.simdjson"),
+            walkAgainstSimdjson(.canada, name: "json.walk.canada.simdjson"),
             Workload(
                 name: "json.parse.jsonexamples", unit: .megabytesPerSecond, baselineName: "JSONSerialization",
                 summary: "every simdjson-data/jsonexamples/*.json, each parsed once per call", prepare: examples),
@@ -71,6 +74,39 @@ enum JSONWorkloads {
                 TimedBench(
                     quantity: Double(data.count), decant: decant, baseline: .inProcess(baseline),
                     note: same ? nil : "\(name): the walks visited different values"))
+        }
+    }
+
+    /// `json.walk.*.simdjson`: Decant's parse and walk against simdjson's DOM parse and the same walk, run by
+    /// `Tools/jsonbench` as a subprocess on the same file when `$DECANT_JSONBENCH` names its binary.
+    private static func walkAgainstSimdjson(_ file: Corpora.JSONFile, name: String) -> Workload {
+        Workload(
+            name: name, unit: .megabytesPerSecond, baselineName: "simdjson DOM + walk",
+            summary: "\(file.rawValue).json parsed and walked as json.walk does vs simdjson (Tools/jsonbench)"
+        ) { _ in
+            let data = try Corpora.data(file.relativePath)
+            let path = try Corpora.path(file.relativePath)
+            let decant = decantWalk(data)
+            let expected = try decant.run()
+            guard let tool = JSONBench.path else {
+                return .timed(
+                    TimedBench(
+                        quantity: Double(data.count), decant: decant,
+                        baseline: .none(
+                            reason: "\(name): no baseline (set DECANT_JSONBENCH to Tools/jsonbench's binary)")))
+            }
+            return .timed(
+                TimedBench(
+                    quantity: Double(data.count), decant: decant,
+                    baseline: .external(name: "simdjson DOM + walk") { settings in
+                        let result = try JSONBench.run(tool: tool, file: path, seconds: settings.quick ? 0.2 : 1.0)
+                        guard walkSummary(values: result.values, stringBytes: result.stringBytes) == expected else {
+                            throw BenchError(
+                                description: "\(name): simdjson's walk visited \(result.values) values and "
+                                    + "\(result.stringBytes) string bytes, not Decant's")
+                        }
+                        return result.seconds
+                    }))
         }
     }
 
@@ -169,5 +205,41 @@ enum JSONWorkloads {
                 baseline: .inProcess(
                     Contender(name: "JSONSerialization") { try foundation.reduce(0) { $0 &+ (try $1.run()) } }),
                 note: "jsonexamples: " + note))
+    }
+}
+
+/// `Tools/jsonbench` (simdjson's DOM parse and the json.walk walk, in C++), run as a subprocess.
+enum JSONBench {
+    /// The binary named by `$DECANT_JSONBENCH`, when it is executable.
+    static let path: String? = {
+        guard let path = ProcessInfo.processInfo.environment["DECANT_JSONBENCH"], !path.isEmpty,
+            FileManager.default.isExecutableFile(atPath: path)
+        else { return nil }
+        return path
+    }()
+
+    /// Runs `tool -t seconds file`: its median CPU seconds per parse and walk, and what its walk visited.
+    static func run(
+        tool: String, file: String, seconds: Double
+    ) throws -> (seconds: Double, values: Int, stringBytes: Int) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["-t", String(seconds), file]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchError(description: "jsonbench exited with status \(process.terminationStatus)")
+        }
+        // Columns: file bytes runs median_ms values string_bytes numbers
+        let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first ?? ""
+        let fields = line.split(separator: "\t")
+        guard fields.count >= 6, let milliseconds = Double(fields[3]), milliseconds > 0, let values = Int(fields[4]),
+            let stringBytes = Int(fields[5])
+        else { throw BenchError(description: "unexpected jsonbench output: \(line)") }
+        return (milliseconds / 1000, values, stringBytes)
     }
 }
