@@ -52,8 +52,9 @@ import Testing
         }
     }
 
-    @Test func frameLimit() throws {
-        guard let url = Corpora.url("images/image-gif/tests/samples/anim-gr.gif") else { return }
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
+    func frameLimit() throws {
+        let url = try #require(Corpora.url("images/image-gif/tests/samples/anim-gr.gif"))
         let limits = ImageLimits(maxFrames: 1)
         let error = try #require(throws: SerializationError.self) {
             try ImageDecoder.decode(Data(contentsOf: url), options: ImageDecodingOptions(limits: limits))
