@@ -108,7 +108,7 @@ enum ImageWorkloads {
         Workload(name: name, unit: .megapixelsPerSecond, baselineName: decoder, summary: summary) { _ in
             let data = input()
             var path: String?
-            if ImageBench.path != nil {
+            if ImageBench.tool != nil {
                 // The C tool reads a file: write the generated image to the temporary directory.
                 let url = FileManager.default.temporaryDirectory.appendingPathComponent(
                     "\(ProcessInfo.processInfo.processIdentifier)-\(file)")
@@ -140,7 +140,7 @@ enum ImageWorkloads {
             return count
         }
         let baseline: Baseline
-        if let tool = ImageBench.path, let file {
+        if let tool = ImageBench.tool, let file {
             baseline = .external(name: decoder) { settings in
                 try ImageBench.secondsPerDecode(
                     tool: tool, file: file, decoder: decoder, seconds: settings.quick ? 0.2 : 1.0,
@@ -159,38 +159,18 @@ enum ImageWorkloads {
 /// The reference C decoders of `../shared/tools/imgbench`, run as a subprocess.
 enum ImageBench {
     /// The binary named by `$DECANT_IMGBENCH`, when it is executable.
-    static let path: String? = {
-        guard let path = ProcessInfo.processInfo.environment["DECANT_IMGBENCH"], !path.isEmpty,
-            FileManager.default.isExecutableFile(atPath: path)
-        else { return nil }
-        return path
-    }()
+    static let tool = ExternalTool.named("imgbench", by: "DECANT_IMGBENCH")
 
     /// Runs `tool -t seconds file decoder` and returns its median CPU seconds per decode.
     static func secondsPerDecode(
-        tool: String, file: String, decoder: String, seconds: Double, expectedSize: (Int, Int)
+        tool: ExternalTool, file: String, decoder: String, seconds: Double, expectedSize: (Int, Int)
     ) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
         // `NAME-nosimd` runs decoder NAME with libjpeg-turbo's SIMD turned off.
         let noSIMD = decoder.hasSuffix("-nosimd")
-        process.arguments = ["-t", String(seconds), file, noSIMD ? String(decoder.dropLast(7)) : decoder]
-        if noSIMD {
-            var environment = ProcessInfo.processInfo.environment
-            environment["JSIMD_FORCENONE"] = "1"
-            process.environment = environment
-        }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchError(description: "imgbench exited with status \(process.terminationStatus)")
-        }
+        let text = try tool.output(
+            ["-t", String(seconds), file, noSIMD ? String(decoder.dropLast(7)) : decoder],
+            environment: noSIMD ? ["JSIMD_FORCENONE": "1"] : [:])
         // Columns: file decoder width height in_bytes out_bytes runs cpu_median_ms ...
-        let text = String(decoding: bytes, as: UTF8.self)
         guard let line = text.split(separator: "\n").first(where: { !$0.hasPrefix("#") }) else {
             throw BenchError(description: "imgbench printed no result")
         }

@@ -88,7 +88,7 @@ enum JSONWorkloads {
             let path = try Corpora.path(file.relativePath)
             let decant = decantWalk(data)
             let expected = try decant.run()
-            guard let tool = JSONBench.path else {
+            guard let tool = JSONBench.tool else {
                 return .timed(
                     TimedBench(
                         quantity: Double(data.count), decant: decant,
@@ -211,31 +211,14 @@ enum JSONWorkloads {
 /// `Tools/jsonbench` (simdjson's DOM parse and the json.walk walk, in C++), run as a subprocess.
 enum JSONBench {
     /// The binary named by `$DECANT_JSONBENCH`, when it is executable.
-    static let path: String? = {
-        guard let path = ProcessInfo.processInfo.environment["DECANT_JSONBENCH"], !path.isEmpty,
-            FileManager.default.isExecutableFile(atPath: path)
-        else { return nil }
-        return path
-    }()
+    static let tool = ExternalTool.named("jsonbench", by: "DECANT_JSONBENCH")
 
     /// Runs `tool -t seconds file`: its median CPU seconds per parse and walk, and what its walk visited.
     static func run(
-        tool: String, file: String, seconds: Double
+        tool: ExternalTool, file: String, seconds: Double
     ) throws -> (seconds: Double, values: Int, stringBytes: Int) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-t", String(seconds), file]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchError(description: "jsonbench exited with status \(process.terminationStatus)")
-        }
         // Columns: file bytes runs median_ms values string_bytes numbers
-        let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first ?? ""
+        let line = try tool.output(["-t", String(seconds), file]).split(separator: "\n").first ?? ""
         let fields = line.split(separator: "\t")
         guard fields.count >= 6, let milliseconds = Double(fields[3]), milliseconds > 0, let values = Int(fields[4]),
             let stringBytes = Int(fields[5])

@@ -83,7 +83,7 @@ enum XMLWorkloads {
         Workload(name: name, unit: .megabytesPerSecond, baselineName: baselineName, summary: summary) { _ in
             let data = GeneratedFeed.data
             let baseline: Baseline
-            if let tool = XMLBench.path {
+            if let tool = XMLBench.tool {
                 baseline = .external(name: baselineName) { _ in
                     try XMLBench.secondsPerParse(tool: tool, data: data, parser: parser)
                 }
@@ -144,33 +144,16 @@ private final class CountingFoundationDelegate: NSObject, XMLParserDelegate {
 /// The reference parsers of `../shared/tools/xmlbench`, run as a subprocess on the bytes Decant parses.
 enum XMLBench {
     /// The binary named by `$DECANT_XMLBENCH`, when it is executable.
-    static let path: String? = {
-        guard let path = ProcessInfo.processInfo.environment["DECANT_XMLBENCH"], !path.isEmpty,
-            FileManager.default.isExecutableFile(atPath: path)
-        else { return nil }
-        return path
-    }()
+    static let tool = ExternalTool.named("xmlbench", by: "DECANT_XMLBENCH")
 
     /// Writes `data` to a temporary file, runs `tool FILE` (which parses it 15 times with each of its parsers and
     /// prints `NAME  N MB/s` lines) and returns the seconds one parse takes with the parser whose line starts with
     /// `parser`.
-    static func secondsPerParse(tool: String, data: Data, parser: String) throws -> Double {
+    static func secondsPerParse(tool: ExternalTool, data: Data, parser: String) throws -> Double {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("decant-bench-feed-\(getpid()).xml")
         try data.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = [file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchError(description: "xmlbench exited with status \(process.terminationStatus)")
-        }
-        let text = String(decoding: bytes, as: UTF8.self)
+        let text = try tool.output([file.path])
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(parser) }) else {
             throw BenchError(description: "xmlbench printed no line for \(parser)")
         }
