@@ -233,7 +233,7 @@ enum StreamingWorkloads {
             try body[offset..<end].withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
                 try decoder.consume(raw, into: &pending)
             }
-            for result in pending { count &+= try result.get().data.isEmpty ? 0 : 1 }
+            for result in pending { count &+= try result.get().isDataEmpty ? 0 : 1 }
             pending.removeAll(keepingCapacity: true)
             offset = end
         }
