@@ -124,6 +124,16 @@ def main():
        b"event: lonely\n\ndata: next\n\n")
     ok("unicode", "Non-ASCII data and event types.", "event: übung\ndata: 東京 😀\n\n".encode())
     ok("empty-body", "An empty stream dispatches nothing.", b"")
+    ok("control-bytes", "Tabs and other control bytes below CR inside lines do not end them; only CR and LF do.",
+       b"data: a\tb\x0bc\x0cd\x01e\x00f\n\nevent:\tx\ndata: \t\n\n\x09data: ignored\n\n"
+       b"data: \x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0c\x0b\x0cz\r\n\r\n")
+    lengths = b"".join(b"data: " + bytes(ord("a") + n % 26 for n in range(length)) + b"\n\n"
+                       for length in range(0, 21))
+    types = b"".join(b"event: " + b"t" * length + b"\ndata: x\n\n" for length in (15, 16, 17, 16, 15, 15, 17, 1))
+    ok("data-and-type-lengths", "Data of 0 to 20 bytes (short data is kept as bytes up to 15) and types around 16 "
+       "bytes, each repeated and changing length.", lengths + types + b"data: 15 bytes here\ndata: more\n\n")
+    ok("short-invalid-utf8", "Short data with invalid or cut UTF-8 reads as U+FFFD, as long data does.",
+       b"data: \xff\n\ndata: ab\xe2\x82\n\ndata: \xf0\x9f\x98\x80\xc3\n\ndata: \xed\xa0\x80x\n\n")
     tokens = b"".join(
         b"event: token\nid: %d\ndata: {\"index\": %d, \"text\": \"w%d \"}\n\n" % (n, n, n) for n in range(40))
     ok("token-stream", "A streamed completion: 40 JSON token events, then a done event.",

@@ -72,7 +72,8 @@ struct Arguments {
                decant-bench --list | --help
 
         Runs each workload on Decant and on its baseline in the same process, interleaved (the two alternate within
-        every round, and which goes first alternates between rounds), and prints the medians, the ratio and the spread.
+        every round, which goes first alternates between rounds, and a sample that follows the other side's starts
+        with one untimed call), and prints the medians, the ratio and the spread.
 
           --filter SUBSTRING  run only workloads whose name contains SUBSTRING, or exactly the workload SUBSTRING
                               names (repeatable, or a comma list)

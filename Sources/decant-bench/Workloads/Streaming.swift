@@ -233,7 +233,12 @@ enum StreamingWorkloads {
             try body[offset..<end].withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
                 try decoder.consume(raw, into: &pending)
             }
-            for result in pending { count &+= try result.get().isDataEmpty ? 0 : 1 }
+            for index in pending.indices {
+                switch pending[index] {
+                case .success(let event): count &+= event.isDataEmpty ? 0 : 1
+                case .failure(let error): throw error
+                }
+            }
             pending.removeAll(keepingCapacity: true)
             offset = end
         }

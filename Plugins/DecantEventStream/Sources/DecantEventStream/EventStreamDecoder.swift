@@ -125,7 +125,21 @@ public struct EventStreamDecoder: RecordDecoder {
             }
             let length = end &- position
             if length == 0 {
-                dispatch(into: &records)
+                if dataKind == .short, !eventTooLarge {
+                    // The usual event: one short `data` line (nothing to reset but the kind, the type, the start).
+                    // (A literal for an empty ID: copying the stored one would cost a retain call.)
+                    records.append(
+                        .success(
+                            ServerSentEvent(
+                                type: hasType ? cachedType : "message",
+                                shortData: ShortBytes(words: shortWords, count: shortCount),
+                                lastEventID: lastEventID.isEmpty ? "" : lastEventID, retry: retry)))
+                    dataKind = .none
+                    hasType = false
+                    eventStart = -1
+                } else {
+                    dispatch(into: &records)
+                }
             } else if length > maxRecordBytes {
                 oversizedLine(at: base &+ position)
             } else {

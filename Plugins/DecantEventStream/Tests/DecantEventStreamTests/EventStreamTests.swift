@@ -133,3 +133,57 @@ private func describe(_ event: ServerSentEvent) -> String {
         #expect(serializer.maxRecordBytes == 64)
     }
 }
+
+/// An event keeps data of up to 15 bytes as the bytes it arrived as: it must read, compare, hash and parse exactly as
+/// an event made from the same text.
+@Suite struct ShortDataTests {
+    /// The events of `body`, parsed whole.
+    private func events(_ body: [UInt8]) throws -> [ServerSentEvent] {
+        try EventStreamSerializer().serialize(
+            Response(headers: ["Content-Type": "text/event-stream"], body: Data(body))
+        ).events
+    }
+
+    @Test(arguments: [0, 1, 7, 8, 14, 15, 16, 40])
+    func dataOfEveryLengthReadsAsText(length: Int) throws {
+        let text = String((0..<length).map { Character(UnicodeScalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
+        let parsed = try #require(try events(Array("event: t\nid: 9\ndata: \(text)\n\n".utf8)).first)
+        let made = ServerSentEvent(type: "t", data: text, lastEventID: "9")
+        #expect(parsed.data == text)
+        #expect(parsed.isDataEmpty == text.isEmpty)
+        #expect(parsed.withDataBytes { Array($0) } == Array(text.utf8))
+        #expect(parsed == made)
+        #expect(made == parsed)
+        #expect(parsed.hashValue == made.hashValue)
+        #expect(Set([parsed, made]).count == 1)
+    }
+
+    /// Different invalid bytes that read as the same replacement text are equal events, as their `data` is equal.
+    @Test func invalidBytesCompareByTheirText() throws {
+        let first = try events([UInt8]("data: a".utf8) + [0xFF] + [0x0A, 0x0A])
+        let second = try events([UInt8]("data: a".utf8) + [0xFE] + [0x0A, 0x0A])
+        #expect(first[0].data == "a\u{FFFD}")
+        #expect(first == second)
+        #expect(first[0].hashValue == second[0].hashValue)
+        #expect(first[0].withDataBytes { Array($0) } == [0x61, 0xFF])
+        #expect(try events(Array("data: ab\n\n".utf8)) != events(Array("data: ac\n\n".utf8)))
+    }
+
+    /// Setting `data` replaces the kept bytes.
+    @Test func settingDataReplacesTheBytes() throws {
+        var event = try #require(try events(Array("data: short\n\n".utf8)).first)
+        event.data = "a longer text than fifteen bytes"
+        #expect(event.data == "a longer text than fifteen bytes")
+        #expect(event.withDataBytes { Array($0) } == Array("a longer text than fifteen bytes".utf8))
+        event.data = ""
+        #expect(event.isDataEmpty)
+    }
+
+    /// Short data parses as JSON from its bytes.
+    @Test func shortDataParsesAsJSON() throws {
+        let event = try #require(try events(Array("data: {\"t\":\"word\"}\n\n".utf8)).first)
+        #expect(try event.json() == ["t": "word"])
+        struct Token: Decodable, Sendable, Equatable { var t: String }
+        #expect(try event.decodeData(Token.self) == Token(t: "word"))
+    }
+}
