@@ -82,15 +82,29 @@ public struct EmptyBodyPolicy: Sendable, Hashable {
             return .noContentStatus(response.status)
         }
         if response.isHeadRequest { return .headRequest }
-        if response.body.isEmpty && response.headers.contentLength == .bytes(0) { return .zeroContentLength }
-        if response.body.isEmpty { return .noBytes }
-        // Most bodies start with a byte that is not whitespace; checking it first spares iterating the body.
-        if treatsWhitespaceAsEmpty, response.body.withUnsafeBytes({ $0.first.map(HTTPBytes.isHTTPWhitespace) }) == true,
-            response.body.allSatisfy(HTTPBytes.isHTTPWhitespace)
-        {
-            return .whitespaceOnly
+        // The body is asked once whether it is empty and how it starts: each question to `Data` costs a dynamic
+        // exclusivity check, which is most of this function's time on a registry's per-call path.
+        let start: BodyStart
+        if let first = response.body.first {
+            start = HTTPBytes.isHTTPWhitespace(first) ? .whitespace : .other
+        } else {
+            start = .empty
         }
-        return nil
+        switch start {
+        case .empty:
+            return response.headers.contentLength == .bytes(0) ? .zeroContentLength : .noBytes
+        case .whitespace:
+            // Most bodies start with a byte that is not whitespace: only those that do are read through.
+            if treatsWhitespaceAsEmpty, response.body.allSatisfy(HTTPBytes.isHTTPWhitespace) { return .whitespaceOnly }
+            return nil
+        case .other:
+            return nil
+        }
+    }
+
+    /// How a body starts, for ``emptinessReason(for:)``.
+    private enum BodyStart {
+        case empty, whitespace, other
     }
 
     private static func bounds(of statuses: Set<Int>) -> ClosedRange<Int>? {
