@@ -1,3 +1,5 @@
+import DecantCore
+
 /// The duplicate-key check (RFC 8949 §5.6): two keys are the same when they are equal ``CBORValue``s.
 ///
 /// Definite-length text keys, nearly all keys in practice, are compared by their UTF-8 bytes in the body and hashed
@@ -129,7 +131,7 @@ extension CBORReader {
         switch (one.textStart >= 0, other.textStart >= 0) {
         case (true, true):
             return one.textCount == other.textCount
-                && UTF8Scan.equal(bytes + one.textStart, bytes + other.textStart, count: one.textCount)
+                && ByteRun.equal(bytes + one.textStart, bytes + other.textStart, count: one.textCount)
         case (true, false):
             return isText(values[other.valueIndex], equalTo: one)
         case (false, true):
@@ -144,7 +146,7 @@ extension CBORReader {
         guard case .text(var text) = value, text.utf8.count == record.textCount else { return false }
         return text.withUTF8 { utf8 in
             guard let base = utf8.baseAddress else { return record.textCount == 0 }
-            return UTF8Scan.equal(UnsafeRawPointer(base), bytes + record.textStart, count: record.textCount)
+            return ByteRun.equal(UnsafeRawPointer(base), bytes + record.textStart, count: record.textCount)
         }
     }
 
@@ -165,12 +167,12 @@ extension CBORReader {
     @inline(__always)
     static func hashBytes(_ start: UnsafeRawPointer?, count: Int, seeded: Bool) -> UInt64 {
         // The empty text hashes the same whichever way it came.
-        guard let start, count > 0 else { return UTF8Scan.hashShort(0, 0, count: 0) }
+        guard let start, count > 0 else { return ByteRun.hashShort(0, 0, count: 0) }
         if seeded {
             var hasher = Hasher()
             hasher.combine(bytes: UnsafeRawBufferPointer(start: start, count: count))
             return UInt64(truncatingIfNeeded: hasher.finalize())
         }
-        return UTF8Scan.hash(start, count: count)
+        return ByteRun.hash(start, count: count)
     }
 }

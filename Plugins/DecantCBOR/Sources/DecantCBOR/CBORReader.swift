@@ -83,7 +83,7 @@ struct CBORReader {
     let cacheShift: UInt64
     var textCache: [CachedText]
 
-    /// A text of the text cache: its length, and either its bytes as two words (``UTF8Scan/shortWords(_:count:)``)
+    /// A text of the text cache: its length, and either its bytes as two words (`ByteRun.shortWords(_:count:)`)
     /// when it has at most 16, or its hash and where its bytes are in the body; and its value.
     struct CachedText {
         var count: Int
@@ -127,14 +127,14 @@ struct CBORReader {
     @inline(__always)
     func text(at start: UnsafeRawPointer, count: Int) -> String? {
         let utf8 = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: count)
-        if UTF8Scan.isASCII(start, count: count) { return String(decoding: utf8, as: UTF8.self) }
+        if ByteRun.isASCII(start, count: count) { return String(decoding: utf8, as: UTF8.self) }
         // Decoding replaces invalid sequences with U+FFFD; the bytes come back unchanged exactly when it replaced
         // nothing (a replacement EF BF BD in place of the same bytes would have been valid there).
         var text = String(decoding: utf8, as: UTF8.self)
         guard text.utf8.count == count else { return nil }
         let unchanged = text.withUTF8 { decoded in
             guard let base = decoded.baseAddress else { return false }
-            return UTF8Scan.equal(UnsafeRawPointer(base), start, count: count)
+            return ByteRun.equal(UnsafeRawPointer(base), start, count: count)
         }
         return unchanged ? text : nil
     }
@@ -147,15 +147,15 @@ struct CBORReader {
     ) throws(SerializationError) -> CBORValue {
         if size <= 16 {
             // Short texts (most keys) are compared and hashed as two words, without reading the body again.
-            let (first, second) = UTF8Scan.shortWords(pointer, count: size)
-            let shortHash = UTF8Scan.hashShort(first, second, count: size)
+            let (first, second) = ByteRun.shortWords(pointer, count: size)
+            let shortHash = ByteRun.hashShort(first, second, count: size)
             if isKey { hash = shortHash }
             let slot = Int(truncatingIfNeeded: shortHash >> cacheShift)
             if textCache[slot].count == size && textCache[slot].first == first && textCache[slot].second == second {
                 return textCache[slot].value
             }
             let value: CBORValue
-            if (first | second) & UTF8Scan.highBits == 0 {
+            if (first | second) & ByteRun.highBits == 0 {
                 let utf8 = UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: size)
                 value = .text(String(decoding: utf8, as: UTF8.self))
             } else {
@@ -165,11 +165,11 @@ struct CBORReader {
             textCache[slot] = CachedText(count: size, first: first, second: second, value: value)
             return value
         }
-        let longHash = UTF8Scan.hash(pointer, count: size)
+        let longHash = ByteRun.hash(pointer, count: size)
         if isKey { hash = longHash }
         let slot = Int(truncatingIfNeeded: longHash >> cacheShift)
         if textCache[slot].count == size && textCache[slot].first == longHash
-            && UTF8Scan.equal(bytes + Int(truncatingIfNeeded: textCache[slot].second), pointer, count: size)
+            && ByteRun.equal(bytes + Int(truncatingIfNeeded: textCache[slot].second), pointer, count: size)
         {
             return textCache[slot].value
         }

@@ -299,7 +299,7 @@ public struct EventStreamDecoder: RecordDecoder {
         case .none:
             guard count <= maxRecordBytes else { return tooLarge() }
             if count <= ShortBytes.capacity {
-                shortWords = ShortBytes.words(value)
+                shortWords = Self.words(value)
                 shortCount = count
                 dataKind = .short
             } else {
@@ -340,7 +340,7 @@ public struct EventStreamDecoder: RecordDecoder {
         }
         hasType = true
         if count <= 16 {
-            let words = ShortBytes.words(value)
+            let words = Self.words(value)
             if count == cachedTypeCount, words == cachedTypeWords { return }
             cachedTypeWords = words
         } else {
@@ -350,6 +350,13 @@ public struct EventStreamDecoder: RecordDecoder {
         }
         cachedTypeCount = count
         cachedType = String(decoding: value, as: UTF8.self)
+    }
+
+    /// The bytes of `value` (at most 16) as two little-endian words, zeros after the end.
+    @inline(__always)
+    private static func words(_ value: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        guard let start = value.baseAddress else { return (0, 0) }
+        return ByteRun.shortWords(start, count: value.count)
     }
 
     /// The current event's data is over the limit: its bytes are dropped and it becomes an error.

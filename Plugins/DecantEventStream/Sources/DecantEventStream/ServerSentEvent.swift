@@ -162,27 +162,6 @@ struct ShortBytes: Sendable, Equatable {
         return try withUnsafeBytes(of: words) { try body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
 
-    /// The bytes of `value` (at most 16) as two little-endian words, zeros after the end: a few loads, each within
-    /// `value`.
-    @inline(__always)
-    static func words(_ value: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
-        let count = value.count
-        if count >= 8 {
-            // The last eight bytes, shifted so that the bytes before offset 8 leave.
-            let last = UInt64(littleEndian: value.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
-            let high = count == 8 ? 0 : last &>> UInt64(truncatingIfNeeded: (16 &- count) &* 8)
-            return (UInt64(littleEndian: value.loadUnaligned(as: UInt64.self)), high)
-        }
-        if count >= 4 {
-            // Two overlapping four-byte loads: the overlap holds the same bytes in both.
-            let first = UInt64(UInt32(littleEndian: value.loadUnaligned(as: UInt32.self)))
-            let last = UInt64(UInt32(littleEndian: value.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
-            return (first | last &<< UInt64(truncatingIfNeeded: (count &- 4) &* 8), 0)
-        }
-        var low: UInt64 = 0
-        for index in 0..<count { low |= UInt64(value[index]) &<< UInt64(truncatingIfNeeded: index &* 8) }
-        return (low, 0)
-    }
 }
 
 extension SerializerRegistry {

@@ -30,7 +30,7 @@ struct MessagePackReader {
     let cacheShift: UInt64
     var textCache: [CachedText]
 
-    /// A text of the text cache: its length, and either its bytes as two words (``UTF8Scan/shortWords(_:count:)``)
+    /// A text of the text cache: its length, and either its bytes as two words (`ByteRun.shortWords(_:count:)`)
     /// when it has at most 16, or its hash and where its bytes are in the body; and its value.
     struct CachedText {
         var count: Int
@@ -222,14 +222,14 @@ struct MessagePackReader {
         guard cacheShift < 64 else { return try text(pointer, count: length, at: start) }
         if length <= 16 {
             // Short strs (most keys) are compared and hashed as two words, without reading the body again.
-            let (first, second) = UTF8Scan.shortWords(pointer, count: length)
-            let hash = UTF8Scan.hashShort(first, second, count: length)
+            let (first, second) = ByteRun.shortWords(pointer, count: length)
+            let hash = ByteRun.hashShort(first, second, count: length)
             let slot = Int(truncatingIfNeeded: hash >> cacheShift)
             if textCache[slot].count == length && textCache[slot].first == first && textCache[slot].second == second {
                 return textCache[slot].value
             }
             let value: MessagePackValue
-            if (first | second) & UTF8Scan.highBits == 0 {
+            if (first | second) & ByteRun.highBits == 0 {
                 let utf8 = UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: length)
                 value = .string(String(decoding: utf8, as: UTF8.self))
             } else {
@@ -238,10 +238,10 @@ struct MessagePackReader {
             textCache[slot] = CachedText(count: length, first: first, second: second, value: value)
             return value
         }
-        let hash = UTF8Scan.hash(pointer, count: length)
+        let hash = ByteRun.hash(pointer, count: length)
         let slot = Int(truncatingIfNeeded: hash >> cacheShift)
         if textCache[slot].count == length && textCache[slot].first == hash
-            && UTF8Scan.equal(bytes + Int(truncatingIfNeeded: textCache[slot].second), pointer, count: length)
+            && ByteRun.equal(bytes + Int(truncatingIfNeeded: textCache[slot].second), pointer, count: length)
         {
             return textCache[slot].value
         }
@@ -254,7 +254,7 @@ struct MessagePackReader {
     @inline(__always)
     func text(_ pointer: UnsafeRawPointer, count: Int, at start: Int) throws(SerializationError) -> MessagePackValue {
         let utf8 = UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: count)
-        if UTF8Scan.isASCII(pointer, count: count) { return .string(String(decoding: utf8, as: UTF8.self)) }
+        if ByteRun.isASCII(pointer, count: count) { return .string(String(decoding: utf8, as: UTF8.self)) }
         // Decoding replaces invalid sequences with U+FFFD; the bytes come back unchanged exactly when it replaced
         // nothing (a replacement EF BF BD in place of the same bytes would have been valid there).
         var text = String(decoding: utf8, as: UTF8.self)
@@ -262,7 +262,7 @@ struct MessagePackReader {
         if text.utf8.count == count {
             let unchanged = text.withUTF8 { decoded in
                 guard let base = decoded.baseAddress else { return false }
-                return UTF8Scan.equal(UnsafeRawPointer(base), pointer, count: count)
+                return ByteRun.equal(UnsafeRawPointer(base), pointer, count: count)
             }
             if unchanged { return .string(text) }
         }

@@ -1,11 +1,22 @@
-/// Fast work on runs of bytes in the body, eight bytes at a time: an ASCII test, a comparison and a hash.
-enum UTF8Scan {
+/// Word-at-a-time work on runs of bytes, for parsers of binary and text formats: an ASCII test, a comparison, the
+/// bytes of a short run as two words, and a fast hash. DecantCBOR, DecantMessagePack and DecantEventStream use them
+/// to read keys and strings in place; a third party's parser may too.
+///
+/// Every function reads only the `count` bytes at its pointers (none before, none after), eight at a time where it
+/// can.
+///
+/// ```swift
+/// let bytes: [UInt8] = Array("token".utf8)
+/// let (low, high) = bytes.withUnsafeBytes { ByteRun.shortWords($0.baseAddress!, count: $0.count) }
+/// print(low == 0x6E_656B_6F74, high)   // true 0
+/// ```
+public enum ByteRun {
     /// The high bit of every byte of a 64-bit word.
-    static let highBits: UInt64 = 0x8080_8080_8080_8080
+    public static let highBits: UInt64 = 0x8080_8080_8080_8080
 
-    /// Whether the `count` bytes at `start` are all ASCII.
-    @inline(__always)
-    static func isASCII(_ start: UnsafeRawPointer, count: Int) -> Bool {
+    /// Whether the `count` bytes at `start` are all ASCII (below 0x80).
+    @inlinable @inline(__always)
+    public static func isASCII(_ start: UnsafeRawPointer, count: Int) -> Bool {
         var index = 0
         var accumulated: UInt64 = 0
         while index &+ 8 <= count {
@@ -20,8 +31,8 @@ enum UTF8Scan {
     }
 
     /// Whether the `count` bytes at `first` and at `second` are the same.
-    @inline(__always)
-    static func equal(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
+    @inlinable @inline(__always)
+    public static func equal(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
         var index = 0
         while index &+ 8 <= count {
             guard
@@ -41,35 +52,32 @@ enum UTF8Scan {
 
     /// The `count` bytes (at most 16) at `start` as two little-endian words, zero beyond `count`: equal runs of the
     /// same length have equal words, and nothing is read outside the run.
-    @inline(__always)
-    static func shortWords(_ start: UnsafeRawPointer, count: Int) -> (UInt64, UInt64) {
+    @inlinable @inline(__always)
+    public static func shortWords(_ start: UnsafeRawPointer, count: Int) -> (UInt64, UInt64) {
         if count >= 8 {
             let first = UInt64(littleEndian: start.loadUnaligned(as: UInt64.self))
             if count == 8 { return (first, 0) }
+            // The last eight bytes, shifted so that the bytes before offset 8 leave.
             let last = UInt64(littleEndian: start.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
             return (first, last >> UInt64(truncatingIfNeeded: 8 &* (16 &- count)))
         }
-        var word: UInt64 = 0
-        var offset = 0
-        if count & 4 != 0 {
-            word = UInt64(UInt32(littleEndian: start.loadUnaligned(as: UInt32.self)))
-            offset = 4
+        // Two overlapping loads of the same width: the bytes they share are the same in both.
+        if count >= 4 {
+            let first = UInt64(UInt32(littleEndian: start.loadUnaligned(as: UInt32.self)))
+            let last = UInt64(UInt32(littleEndian: start.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
+            return (first | last << UInt64(truncatingIfNeeded: 8 &* (count &- 4)), 0)
         }
-        if count & 2 != 0 {
-            let pair = UInt64(UInt16(littleEndian: start.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
-            word |= pair << UInt64(truncatingIfNeeded: 8 &* offset)
-            offset &+= 2
+        if count >= 2 {
+            let first = UInt64(UInt16(littleEndian: start.loadUnaligned(as: UInt16.self)))
+            let last = UInt64(UInt16(littleEndian: start.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)))
+            return (first | last << UInt64(truncatingIfNeeded: 8 &* (count &- 2)), 0)
         }
-        if count & 1 != 0 {
-            let byte = UInt64(start.load(fromByteOffset: offset, as: UInt8.self))
-            word |= byte << UInt64(truncatingIfNeeded: 8 &* offset)
-        }
-        return (word, 0)
+        return (count == 1 ? UInt64(start.load(as: UInt8.self)) : 0, 0)
     }
 
     /// The hash of a run of at most 16 bytes, from its ``shortWords(_:count:)``.
-    @inline(__always)
-    static func hashShort(_ first: UInt64, _ second: UInt64, count: Int) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func hashShort(_ first: UInt64, _ second: UInt64, count: Int) -> UInt64 {
         var hash = (first ^ 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9
         hash ^= hash >> 31
         hash = (hash ^ second ^ UInt64(truncatingIfNeeded: count)) &* 0x94D0_49BB_1331_11EB
@@ -78,8 +86,8 @@ enum UTF8Scan {
 
     /// A fast hash of the `count` bytes at `start` (a multiply-and-fold over 64-bit words, not seeded: callers that
     /// hash untrusted keys into a table guard against crafted collisions themselves).
-    @inline(__always)
-    static func hash(_ start: UnsafeRawPointer, count: Int) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func hash(_ start: UnsafeRawPointer, count: Int) -> UInt64 {
         if count <= 16 {
             let (first, second) = shortWords(start, count: count)
             return hashShort(first, second, count: count)
