@@ -82,29 +82,18 @@ public struct EmptyBodyPolicy: Sendable, Hashable {
             return .noContentStatus(response.status)
         }
         if response.isHeadRequest { return .headRequest }
-        // The body is asked once whether it is empty and how it starts: each question to `Data` costs a dynamic
-        // exclusivity check, which is most of this function's time on a registry's per-call path.
-        let start: BodyStart
-        if let first = response.body.first {
-            start = HTTPBytes.isHTTPWhitespace(first) ? .whitespace : .other
-        } else {
-            start = .empty
-        }
-        switch start {
-        case .empty:
+        // The body is asked once, for its first byte: each question to `Data` costs dynamic exclusivity checks, which
+        // are most of this function's time on a registry's per-call path.
+        guard let first = response.body.first else {
             return response.headers.contentLength == .bytes(0) ? .zeroContentLength : .noBytes
-        case .whitespace:
-            // Most bodies start with a byte that is not whitespace: only those that do are read through.
-            if treatsWhitespaceAsEmpty, response.body.allSatisfy(HTTPBytes.isHTTPWhitespace) { return .whitespaceOnly }
-            return nil
-        case .other:
-            return nil
         }
-    }
-
-    /// How a body starts, for ``emptinessReason(for:)``.
-    private enum BodyStart {
-        case empty, whitespace, other
+        // Most bodies start with a byte that is not whitespace: only those that do are read through.
+        if treatsWhitespaceAsEmpty, HTTPBytes.isHTTPWhitespace(first),
+            response.body.allSatisfy(HTTPBytes.isHTTPWhitespace)
+        {
+            return .whitespaceOnly
+        }
+        return nil
     }
 
     private static func bounds(of statuses: Set<Int>) -> ClosedRange<Int>? {

@@ -2,7 +2,7 @@
 public struct MediaTypeValidation: ResponseStage, Hashable {
     /// The acceptable ranges.
     public var acceptableRanges: [MediaRange] {
-        didSet { compiledRanges = acceptableRanges.map { CompiledRange($0, entry: 0, rangeIndex: 0) } }
+        didSet { compiledRanges = Self.compile(acceptableRanges) }
     }
     /// Whether a response without `Content-Type` passes (so it can be sniffed or tried anyway).
     public var allowsMissingMediaType: Bool
@@ -14,7 +14,12 @@ public struct MediaTypeValidation: ResponseStage, Hashable {
     public init(acceptableRanges: [MediaRange], allowsMissingMediaType: Bool = true) {
         self.acceptableRanges = acceptableRanges
         self.allowsMissingMediaType = allowsMissingMediaType
-        self.compiledRanges = acceptableRanges.map { CompiledRange($0, entry: 0, rangeIndex: 0) }
+        self.compiledRanges = Self.compile(acceptableRanges)
+    }
+
+    /// `ranges` compiled (a stage has no registry entries: entry and range indices are unused).
+    private static func compile(_ ranges: [MediaRange]) -> [CompiledRange] {
+        ranges.map { CompiledRange($0, entry: 0, rangeIndex: 0) }
     }
 
     /// Whether the response's media type is acceptable (or missing, when that is allowed).
