@@ -147,7 +147,18 @@ public struct EventStreamDecoder: RecordDecoder {
                 let line = UnsafeRawBufferPointer(rebasing: bytes[position..<end])
                 let head = line.count >= 5 ? line.loadUnaligned(as: UInt32.self) : 0
                 if head == Self.dataName, line[4] == UInt8(ascii: ":") {
-                    addData(UnsafeRawBufferPointer(rebasing: line[(length > 5 && line[5] == 0x20 ? 6 : 5)...]))
+                    let value = UnsafeRawBufferPointer(rebasing: line[(length > 5 && line[5] == 0x20 ? 6 : 5)...])
+                    if dataKind == .none, value.count <= ShortBytes.capacity, value.count <= maxRecordBytes,
+                        !eventTooLarge
+                    {
+                        // The usual data line: the first of its event, short (kept as words). Written here rather
+                        // than left to `addData`'s inlining, which the compiler may decline.
+                        shortWords = Self.words(value)
+                        shortCount = value.count
+                        dataKind = .short
+                    } else {
+                        addData(value)
+                    }
                 } else if head == Self.eventName, length >= 6, line[4] == UInt8(ascii: "t"),
                     line[5] == UInt8(ascii: ":")
                 {
