@@ -131,4 +131,71 @@ import Testing
             _ = try? Inflate.zlib(bytes, maxOutput: 1 << 20)
         }
     }
+
+    /// Inflates the zlib stream `compressed` into `output`; returns the offset after its checksum.
+    static func inflate(_ compressed: [UInt8], into output: inout OutputBuffer) throws -> Int {
+        try compressed.withUnsafeBytes { bytes in try Inflate.zlib(bytes, into: &output) }
+    }
+
+    /// The streams of ``largeStreamsFromPythonZlib(_:)``: zlib levels, its strategies, and flushes between chunks.
+    static let pythonStreams = ["level1", "level6", "level9", "fixed", "huffman", "rle", "flushes"]
+
+    /// Writes `original` (about 640 KB of words, random bytes, runs, DNA-like text and repeats from up to 32 KiB
+    /// back, seeded) and `compressed` (zlib, made the way `argv[2]` names) to the folder `argv[1]`.
+    static let pythonStreamScript = """
+        import os, random, sys, zlib
+        folder, kind = sys.argv[1], sys.argv[2]
+        r = random.Random(1951)
+        words = [b"decant", b"inflate", b"huffman", b"window", b"literal", b"match", b"\\n", b" ", b'{"a": 1}']
+        parts, tail = [], b""
+        for i in range(60):
+            k = i % 5
+            if k == 0: part = b"".join(r.choice(words) for _ in range(3000))
+            elif k == 1: part = r.randbytes(8000)
+            elif k == 2: part = r.randbytes(1) * r.randint(1, 40000)
+            elif k == 3:
+                start = r.randint(0, max(0, len(tail) - 300))
+                part = tail[start:start + r.randint(3, 300)] * 3
+            else: part = bytes(r.choice(b"ACGT") for _ in range(6000))
+            parts.append(part)
+            tail = (tail + part)[-32768:]
+        data = b"".join(parts)
+        if kind.startswith("level"): out = zlib.compress(data, int(kind[5:]))
+        elif kind == "flushes":
+            c, out, at, n = zlib.compressobj(6), b"", 0, 0
+            while at < len(data):
+                size = r.randint(1, 70000)
+                out += c.compress(data[at:at + size]) + c.flush(zlib.Z_SYNC_FLUSH if n % 2 else zlib.Z_FULL_FLUSH)
+                at, n = at + size, n + 1
+            out += c.flush()
+        else:
+            strategy = {"fixed": zlib.Z_FIXED, "huffman": zlib.Z_HUFFMAN_ONLY, "rle": zlib.Z_RLE}[kind]
+            c = zlib.compressobj(9, zlib.DEFLATED, 15, 9, strategy)
+            out = c.compress(data) + c.flush()
+        open(os.path.join(folder, "original"), "wb").write(data)
+        open(os.path.join(folder, "compressed"), "wb").write(out)
+        """
+
+    /// Streams long enough for the decoder's fast loop to run, stop near the end of its input and of its output
+    /// buffer, and resume after the buffer grew; each must inflate to the bytes Python compressed, into a growing
+    /// buffer and into one of the exact size (as PNG decodes).
+    @Test(.enabled(if: Python.isAvailable, "needs python3"), arguments: pythonStreams)
+    func largeStreamsFromPythonZlib(_ kind: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("decant-inflate-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Python.run(Self.pythonStreamScript, [folder.path, kind])
+        let original = [UInt8](try Data(contentsOf: folder.appendingPathComponent("original")))
+        let compressed = [UInt8](try Data(contentsOf: folder.appendingPathComponent("compressed")))
+        #expect(original.count > 600_000)
+        #expect(try Inflate.zlib(compressed) == original)
+        var output = OutputBuffer(exactly: original.count)
+        defer { output.deallocate() }
+        #expect(try Self.inflate(compressed, into: &output) == compressed.count)
+        #expect(UnsafeBufferPointer(start: output.base, count: output.count).elementsEqual(original))
+        // One byte short of room: the exact buffer refuses instead of writing past its end.
+        var short = OutputBuffer(exactly: original.count - 1)
+        defer { short.deallocate() }
+        #expect(throws: SerializationError.self) { try Self.inflate(compressed, into: &short) }
+    }
 }

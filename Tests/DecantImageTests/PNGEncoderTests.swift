@@ -47,25 +47,15 @@ import Testing
     ]
 
     /// Whether `python3` with Pillow is on this machine.
-    static let hasPillow: Bool = (try? python("import PIL")) != nil
+    static let hasPillow = Python.has("PIL")
 
     /// Whether `python3` is on this machine (its standard library has `zlib`).
-    static let hasPython: Bool = (try? python("import zlib")) != nil
+    static let hasPython = Python.isAvailable
 
     /// Runs `python3 -c script` with `arguments` and returns its standard output; throws when it fails.
     @discardableResult
     static func python(_ script: String, _ arguments: [String] = []) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown) }
-        return data
+        try Python.run(script, arguments)
     }
 
     static func temporaryURL(_ suffix: String) -> URL {

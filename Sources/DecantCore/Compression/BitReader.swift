@@ -19,8 +19,8 @@ struct BitReader {
     mutating func refill() throws(SerializationError) {
         if position &+ 8 <= count {
             let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-            buffer |= word << UInt64(bitCount)
-            position &+= (63 &- bitCount) >> 3
+            buffer |= word &<< UInt64(bitCount)
+            position &+= (63 &- bitCount) &>> 3
             bitCount |= 56
         } else {
             try slowRefill()
@@ -43,13 +43,13 @@ struct BitReader {
 
     @inline(__always)
     mutating func drop(_ bits: Int) {
-        buffer >>= UInt64(bits)
+        buffer &>>= UInt64(truncatingIfNeeded: bits)
         bitCount &-= bits
     }
 
     @inline(__always)
     mutating func take(_ bits: Int) -> UInt64 {
-        let value = buffer & ((1 << UInt64(bits)) - 1)
+        let value = buffer & ((1 &<< UInt64(truncatingIfNeeded: bits)) &- 1)
         drop(bits)
         return value
     }

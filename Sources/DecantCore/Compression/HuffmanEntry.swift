@@ -1,12 +1,34 @@
-/// Table entries: bits 0-4 the bits to consume, 5-7 the kind, 8-15 extra bits (or a subtable's index bits), 16-31 the
-/// value (a literal, a length or distance base, or a subtable's offset).
+/// Table entries: bits 0-3 the bits to consume (4-7 are zero), 8-10 the kind, 11-15 extra bits (or a subtable's index
+/// bits), 16-31 the value (a literal, a length or distance base, or a subtable's offset).
+///
+/// With bits 4-7 zero, the low six bits of an entry are exactly its code length: the decoder shifts its bit buffer by
+/// the entry itself (a 64-bit shift uses only the count's low six bits), one instruction less on the chain that
+/// links one lookup to the next.
 enum HuffmanEntry {
-    static let literal: UInt32 = 0 << 5
-    static let lengthOrDistance: UInt32 = 1 << 5
-    static let endOfBlock: UInt32 = 2 << 5
-    static let subtable: UInt32 = 3 << 5
-    static let invalid: UInt32 = 4 << 5
-    static let kindMask: UInt32 = 7 << 5
+    static let literal: UInt32 = 0 << 8
+    static let lengthOrDistance: UInt32 = 1 << 8
+    static let endOfBlock: UInt32 = 2 << 8
+    static let subtable: UInt32 = 3 << 8
+    static let invalid: UInt32 = 4 << 8
+    static let kindMask: UInt32 = 7 << 8
+    /// Where the extra-bit count (or a subtable's index bits) starts.
+    static let extraShift: UInt32 = 11
+
+    /// In a literal entry, set when the entry holds two literals (bits 16-23, then 24-31) whose codes together take the
+    /// entry's length: one lookup, one shift and one two-byte store for both.
+    static let pairFlag: UInt32 = 1 << 11
+
+    /// How many literals a literal entry holds (1 or 2).
+    @inline(__always)
+    static func literalCount(_ entry: UInt32) -> Int { 1 &+ Int(entry &>> 11 & 1) }
+
+    /// The number of bits the entry's code takes.
+    @inline(__always)
+    static func length(_ entry: UInt32) -> Int { Int(entry & 0xF) }
+
+    /// The number of extra bits after a length or distance code, or a subtable's index bits.
+    @inline(__always)
+    static func extra(_ entry: UInt32) -> UInt64 { UInt64(entry &>> extraShift & 0x1F) }
 
     static let lengthBases: [UInt16] = [
         3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227,
@@ -29,12 +51,12 @@ enum HuffmanEntry {
         if symbol == 256 { return endOfBlock }
         if symbol > 285 { return invalid }
         let index = symbol - 257
-        return lengthOrDistance | UInt32(lengthExtra[index]) << 8 | UInt32(lengthBases[index]) << 16
+        return lengthOrDistance | UInt32(lengthExtra[index]) << extraShift | UInt32(lengthBases[index]) << 16
     }
 
     /// What each distance symbol (0-31) decodes to, without its code length.
     static let distanceInfo: [UInt32] = (0..<32).map { symbol in
         if symbol >= 30 { return invalid }
-        return lengthOrDistance | UInt32(distanceExtra[symbol]) << 8 | UInt32(distanceBases[symbol]) << 16
+        return lengthOrDistance | UInt32(distanceExtra[symbol]) << extraShift | UInt32(distanceBases[symbol]) << 16
     }
 }

@@ -24,8 +24,9 @@ struct HuffmanTable {
     /// Fills the table for the code lengths `lengths[0..<count]`, each symbol mapping to `info[symbol]`.
     ///
     /// Over-subscribed codes are rejected; incomplete ones are allowed, and their unused entries decode as invalid.
+    /// With `pairs`, a root entry whose bits hold two whole literal codes decodes both (``HuffmanEntry/pairFlag``).
     func build(
-        lengths: UnsafePointer<UInt8>, count: Int, info: UnsafePointer<UInt32>
+        lengths: UnsafePointer<UInt8>, count: Int, info: UnsafePointer<UInt32>, pairs: Bool = false
     ) throws(SerializationError) {
         var lengthCounts = [Int](repeating: 0, count: 16)
         var maxLength = 0
@@ -50,7 +51,9 @@ struct HuffmanTable {
         nextCode[0] = 0
         let rootSize = 1 << rootBits
         let rootMask = rootSize - 1
-        storage.update(repeating: HuffmanEntry.invalid, count: rootSize)
+        // A complete code without long codes writes every root entry itself. An incomplete one leaves entries that must
+        // read as invalid, and long codes find their subtables by reading the root entry of their prefix.
+        if left != 0 || maxLength > rootBits { storage.update(repeating: HuffmanEntry.invalid, count: rootSize) }
         let subBits = max(0, maxLength - rootBits)
         var subtableOffset = rootSize
         for symbol in 0..<count {
@@ -71,7 +74,7 @@ struct HuffmanTable {
                 var pointer = storage[prefix]
                 if pointer & HuffmanEntry.kindMask != HuffmanEntry.subtable {
                     pointer =
-                        HuffmanEntry.subtable | UInt32(rootBits) | UInt32(subBits) << 8
+                        HuffmanEntry.subtable | UInt32(rootBits) | UInt32(subBits) << HuffmanEntry.extraShift
                         | UInt32(subtableOffset) << 16
                     storage[prefix] = pointer
                     (storage + subtableOffset).update(repeating: HuffmanEntry.invalid, count: 1 << subBits)
@@ -85,6 +88,37 @@ struct HuffmanTable {
                     index += 1 << subLength
                 }
             }
+        }
+        // Two literal codes (symbols 0-255) fit a root entry only if the two shortest do.
+        if pairs {
+            var shortest = 16
+            for symbol in 0..<min(count, 256) where lengths[symbol] != 0 {
+                shortest = min(shortest, Int(lengths[symbol]))
+            }
+            if 2 * shortest <= rootBits { pairLiterals() }
+        }
+    }
+
+    /// Turns each root entry holding a literal whose code leaves room for a second literal's whole code into a pair.
+    ///
+    /// The bits after the first code are `index >> length`, itself a root index (with zeros above the bits the entry
+    /// holds, so the second code is whole only if its length fits in what remains). That index is not above `index`,
+    /// so walking down from the top reads only entries not yet paired.
+    func pairLiterals() {
+        var index = (1 << rootBits) - 1
+        while index >= 0 {
+            let first = storage[index]
+            let length = HuffmanEntry.length(first)
+            if first & HuffmanEntry.kindMask == HuffmanEntry.literal && length < rootBits {
+                let second = storage[index >> length]
+                let total = length + HuffmanEntry.length(second)
+                if second & HuffmanEntry.kindMask == HuffmanEntry.literal && total <= rootBits {
+                    storage[index] =
+                        HuffmanEntry.literal | HuffmanEntry.pairFlag | UInt32(total) | (first >> 16 & 0xFF) << 16
+                        | (second >> 16 & 0xFF) << 24
+                }
+            }
+            index -= 1
         }
     }
 }

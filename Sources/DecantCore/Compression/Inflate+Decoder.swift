@@ -1,10 +1,10 @@
 extension Inflate {
     nonisolated(unsafe) static let fixedLiteralLengthTable: HuffmanTable = {
-        let table = HuffmanTable(rootBits: 10, capacity: 1024 + 288 * 32)
+        let table = HuffmanTable(rootBits: literalRootBits, capacity: literalTableCapacity)
         var lengths = [UInt8](repeating: 8, count: 288)
         for index in 144..<256 { lengths[index] = 9 }
         for index in 256..<280 { lengths[index] = 7 }
-        try! table.build(lengths: lengths, count: 288, info: HuffmanEntry.literalLengthInfo)
+        try! table.build(lengths: lengths, count: 288, info: HuffmanEntry.literalLengthInfo, pairs: true)
         return table
     }()
 
@@ -15,6 +15,12 @@ extension Inflate {
         return table
     }()
 
+    /// Index bits of the literal/length root table: 11 leaves room for two literal codes of five or six bits, common
+    /// in image data, to decode as a pair.
+    static let literalRootBits = 11
+    /// The root table plus a subtable of at most 2^(15 - 11) entries for each symbol.
+    static let literalTableCapacity = (1 << literalRootBits) + 288 * (1 << (15 - literalRootBits))
+
     static let codeLengthOrder: [Int] = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
 
     /// Decodes DEFLATE blocks from `input[start...]` until the final block; returns the offset of the first byte
@@ -24,7 +30,7 @@ extension Inflate {
     ) throws(SerializationError) -> Int {
         guard let inputBase = input.baseAddress else { throw truncated(at: 0, "its first block") }
         var reader = BitReader(base: inputBase, count: input.count, position: start)
-        let literalTable = HuffmanTable(rootBits: 10, capacity: 1024 + 288 * 32)
+        let literalTable = HuffmanTable(rootBits: literalRootBits, capacity: literalTableCapacity)
         let distanceTable = HuffmanTable(rootBits: 8, capacity: 256 + 32 * 128)
         defer {
             literalTable.deallocate()
@@ -99,7 +105,7 @@ extension Inflate {
             guard entry & HuffmanEntry.kindMask == HuffmanEntry.literal else {
                 throw invalid(at: reader.position, "a code length code is invalid (RFC 1951 §3.2.7)")
             }
-            reader.drop(Int(entry & 31))
+            reader.drop(HuffmanEntry.length(entry))
             let symbol = Int(entry >> 16)
             var repeatValue: UInt8 = 0
             var repeatCount = 0
@@ -127,7 +133,8 @@ extension Inflate {
             throw invalid(at: reader.position, "the end-of-block symbol has no code (RFC 1951 §3.2.7)")
         }
         try lengths.withUnsafeBufferPointer { (buffer) throws(SerializationError) in
-            try literals.build(lengths: buffer.baseAddress!, count: literalCount, info: HuffmanEntry.literalLengthInfo)
+            try literals.build(
+                lengths: buffer.baseAddress!, count: literalCount, info: HuffmanEntry.literalLengthInfo, pairs: true)
             try distances.build(
                 lengths: buffer.baseAddress! + literalCount, count: distanceCount, info: HuffmanEntry.distanceInfo)
         }
@@ -138,11 +145,11 @@ extension Inflate {
     static func decodeSymbol(_ table: UnsafeMutablePointer<UInt32>, mask: UInt64, _ reader: inout BitReader) -> UInt32 {
         var entry = table[Int(truncatingIfNeeded: reader.buffer & mask)]
         if entry & HuffmanEntry.kindMask == HuffmanEntry.subtable {
-            reader.drop(Int(entry & 31))
-            let subMask = (UInt64(1) << UInt64(entry >> 8 & 0xFF)) &- 1
+            reader.drop(HuffmanEntry.length(entry))
+            let subMask = (UInt64(1) << HuffmanEntry.extra(entry)) &- 1
             entry = table[Int(entry >> 16) &+ Int(truncatingIfNeeded: reader.buffer & subMask)]
         }
-        reader.drop(Int(entry & 31))
+        reader.drop(HuffmanEntry.length(entry))
         return entry
     }
 
@@ -164,50 +171,43 @@ extension Inflate {
         var slackCount = output.capacity + OutputBuffer.slack
         defer { output.count = count }
         while true {
+            // Most of a block is decoded by the fast loop, which needs room in the input and the output; the rest of
+            // this loop decodes one literal run or match at a time near either end, then tries the fast loop again.
+            output.count = count
+            let ended = try fastHuffmanLoop(&reader, literals: literals, distances: distances, &output)
+            count = output.count
+            if ended { return }
             try reader.refill()
-            var entry = decodeSymbol(literalTable, mask: literalMask, &reader)
+            let entry = decodeSymbol(literalTable, mask: literalMask, &reader)
             if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
-                if count &+ 3 > limitCount {
-                    // Near the end of the buffer: one literal per refill, growing the buffer when it is full.
-                    if count >= limitCount {
-                        output.count = count
-                        try output.reserve(1)
-                        out = output.base
-                        limitCount = output.growable ? output.capacity : output.limit
-                        slackCount = output.capacity + OutputBuffer.slack
-                    }
-                    out[count] = UInt8(truncatingIfNeeded: entry >> 16)
-                    count &+= 1
-                    continue
+                // Near either end (the fast loop does the rest): one literal or pair at a time, growing the buffer
+                // when it is full.
+                let literals = HuffmanEntry.literalCount(entry)
+                if count &+ literals > limitCount {
+                    output.count = count
+                    try output.reserve(literals)
+                    out = output.base
+                    limitCount = output.growable ? output.capacity : output.limit
+                    slackCount = output.capacity + OutputBuffer.slack
                 }
                 out[count] = UInt8(truncatingIfNeeded: entry >> 16)
-                count &+= 1
-                entry = decodeSymbol(literalTable, mask: literalMask, &reader)
-                if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
-                    out[count] = UInt8(truncatingIfNeeded: entry >> 16)
-                    count &+= 1
-                    entry = decodeSymbol(literalTable, mask: literalMask, &reader)
-                    if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
-                        out[count] = UInt8(truncatingIfNeeded: entry >> 16)
-                        count &+= 1
-                        continue
-                    }
-                }
-                if reader.bitCount < 33 { try reader.refill() }
+                if literals == 2 { out[count + 1] = UInt8(truncatingIfNeeded: entry >> 24) }
+                count &+= literals
+                continue
             }
             let kind = entry & HuffmanEntry.kindMask
             if kind != HuffmanEntry.lengthOrDistance {
                 if kind == HuffmanEntry.endOfBlock { return }
                 throw invalid(at: reader.position, "a literal/length code is invalid (RFC 1951 §3.2.5)")
             }
-            let extra = UInt64(entry >> 8 & 0xFF)
+            let extra = HuffmanEntry.extra(entry)
             let length = Int(entry >> 16) &+ Int(truncatingIfNeeded: reader.buffer & ((1 << extra) &- 1))
             reader.drop(Int(extra))
             let distanceEntry = decodeSymbol(distanceTable, mask: distanceMask, &reader)
             guard distanceEntry & HuffmanEntry.kindMask == HuffmanEntry.lengthOrDistance else {
                 throw invalid(at: reader.position, "a distance code is invalid (RFC 1951 §3.2.5)")
             }
-            let distanceExtra = UInt64(distanceEntry >> 8 & 0xFF)
+            let distanceExtra = HuffmanEntry.extra(distanceEntry)
             let distance =
                 Int(distanceEntry >> 16) &+ Int(truncatingIfNeeded: reader.buffer & ((1 << distanceExtra) &- 1))
             reader.drop(Int(distanceExtra))
@@ -229,11 +229,146 @@ extension Inflate {
         }
     }
 
+    /// The fast loop of ``huffmanBlock(_:literals:distances:_:)``: decodes while at least 16 input bytes and
+    /// ``fastOutputMargin`` bytes of output room remain, so that no refill or write inside needs a bounds check.
+    ///
+    /// The bit reader's state lives in local variables (registers) for the whole loop, not in `reader`, which is
+    /// updated on the way out. Returns `true` when the block's end-of-block symbol was decoded, `false` when the loop
+    /// stopped near the end of the input or of the output buffer.
+    @inline(__always)
+    static func fastHuffmanLoop(
+        _ reader: inout BitReader, literals: HuffmanTable, distances: HuffmanTable, _ output: inout OutputBuffer
+    ) throws(SerializationError) -> Bool {
+        let inputEnd = reader.count &- 16
+        guard reader.position <= inputEnd, reader.overrun == 0 else { return false }
+        let outputEnd = (output.growable ? output.capacity : output.limit) &- fastOutputMargin
+        guard output.count <= outputEnd else { return false }
+        let input = reader.base
+        let literalTable = literals.storage
+        let distanceTable = distances.storage
+        let literalMask = UInt64(1) &<< UInt64(literals.rootBits) &- 1
+        let distanceMask = UInt64(1) &<< UInt64(distances.rootBits) &- 1
+        let out = output.base
+        var count = output.count
+        var bits = reader.buffer
+        var bitCount = reader.bitCount
+        var position = reader.position
+        defer {
+            reader.buffer = bits
+            reader.bitCount = bitCount
+            reader.position = position
+            output.count = count
+        }
+        while position <= inputEnd && count <= outputEnd {
+            // Refill to at least 56 bits (the bytes past the buffer's whole bytes are read again next time).
+            bits |=
+                UInt64(littleEndian: input.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                &<< UInt64(
+                    bitCount)
+            position &+= (63 &- bitCount) &>> 3
+            bitCount |= 56
+            var entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
+            if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
+                // Up to three literals per refill (15 bits each at most).
+                bits &>>= UInt64(entry)
+                bitCount &-= HuffmanEntry.length(entry)
+                storeLiterals(entry, at: out + count)
+                count &+= HuffmanEntry.literalCount(entry)
+                entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
+                if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
+                    bits &>>= UInt64(entry)
+                    bitCount &-= HuffmanEntry.length(entry)
+                    storeLiterals(entry, at: out + count)
+                    count &+= HuffmanEntry.literalCount(entry)
+                    entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
+                    if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
+                        bits &>>= UInt64(entry)
+                        bitCount &-= HuffmanEntry.length(entry)
+                        storeLiterals(entry, at: out + count)
+                        count &+= HuffmanEntry.literalCount(entry)
+                        continue
+                    }
+                }
+                if bitCount < 48 {
+                    // A length code, its extra bits, a distance code and its extra bits: 15 + 5 + 15 + 13 bits.
+                    bits |=
+                        UInt64(littleEndian: input.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                        &<< UInt64(bitCount)
+                    position &+= (63 &- bitCount) &>> 3
+                    bitCount |= 56
+                }
+            }
+            if entry & HuffmanEntry.kindMask == HuffmanEntry.subtable {
+                bits &>>= UInt64(entry)
+                bitCount &-= HuffmanEntry.length(entry)
+                let subMask = (UInt64(1) &<< HuffmanEntry.extra(entry)) &- 1
+                entry = literalTable[Int(entry &>> 16) &+ Int(truncatingIfNeeded: bits & subMask)]
+                if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
+                    bits &>>= UInt64(entry)
+                    bitCount &-= HuffmanEntry.length(entry)
+                    storeLiterals(entry, at: out + count)
+                    count &+= HuffmanEntry.literalCount(entry)
+                    continue
+                }
+            }
+            bits &>>= UInt64(entry)
+            bitCount &-= HuffmanEntry.length(entry)
+            let kind = entry & HuffmanEntry.kindMask
+            if kind != HuffmanEntry.lengthOrDistance {
+                if kind == HuffmanEntry.endOfBlock { return true }
+                throw invalid(at: position, "a literal/length code is invalid (RFC 1951 §3.2.5)")
+            }
+            let extra = HuffmanEntry.extra(entry)
+            let length = Int(entry &>> 16) &+ Int(truncatingIfNeeded: bits & ((1 &<< extra) &- 1))
+            bits &>>= extra
+            bitCount &-= Int(extra)
+            var distanceEntry = distanceTable[Int(truncatingIfNeeded: bits & distanceMask)]
+            if distanceEntry & HuffmanEntry.kindMask == HuffmanEntry.subtable {
+                bits &>>= UInt64(distanceEntry)
+                bitCount &-= HuffmanEntry.length(distanceEntry)
+                let subMask = (UInt64(1) &<< HuffmanEntry.extra(distanceEntry)) &- 1
+                distanceEntry =
+                    distanceTable[
+                        Int(distanceEntry &>> 16) &+ Int(truncatingIfNeeded: bits & subMask)]
+            }
+            bits &>>= UInt64(distanceEntry)
+            bitCount &-= HuffmanEntry.length(distanceEntry)
+            guard distanceEntry & HuffmanEntry.kindMask == HuffmanEntry.lengthOrDistance else {
+                throw invalid(at: position, "a distance code is invalid (RFC 1951 §3.2.5)")
+            }
+            let distanceExtra = HuffmanEntry.extra(distanceEntry)
+            let distance =
+                Int(distanceEntry &>> 16) &+ Int(truncatingIfNeeded: bits & ((1 &<< distanceExtra) &- 1))
+            bits &>>= distanceExtra
+            bitCount &-= Int(distanceExtra)
+            guard distance <= count else {
+                throw invalid(
+                    at: position,
+                    "a match refers to \(distance) bytes back, before the start of the data (RFC 1951 §3.2.5)")
+            }
+            copyMatch(to: out + count, distance: distance, length: length, wordsFit: true)
+            count &+= length
+        }
+        return false
+    }
+
+    /// Output room the fast loop keeps: three literal pairs or a 258-byte match after two, plus the word copy's
+    /// overrun (which the buffer's slack holds).
+    static let fastOutputMargin = 6 + 258
+
+    /// Writes a literal entry's one or two bytes as one two-byte store (a single literal's second byte is zero and is
+    /// overwritten by what follows).
+    @inline(__always)
+    static func storeLiterals(_ entry: UInt32, at destination: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(destination).storeBytes(
+            of: UInt16(truncatingIfNeeded: entry &>> 16).littleEndian, as: UInt16.self)
+    }
+
     /// Copies an LZ77 match (RFC 1951 §3.2.5) of `length` bytes from `distance` bytes back, which may overlap it.
     ///
     /// With `wordsFit` (the buffer has eight bytes of room past the match), eight bytes are copied at a time, up to
-    /// seven of them past the match's end (overwritten later). A distance under 8 copies its first bytes one by one
-    /// until the output repeats with a period of at least 8 bytes, then copies words from that period back.
+    /// seven of them past the match's end (overwritten later). A distance under 8 (a repeated pixel of an image, say)
+    /// still stores eight bytes at a time but advances by the distance.
     @inline(__always)
     static func copyMatch(to destination: UnsafeMutablePointer<UInt8>, distance: Int, length: Int, wordsFit: Bool) {
         if wordsFit {
@@ -256,16 +391,14 @@ extension Inflate {
                 } while offset < length
                 return
             }
-            // The smallest multiple of the distance that is at least 8: the output is periodic with that period too.
-            let period = (8 + distance - 1) / distance * distance
-            let lead = min(length, period - distance)
-            for offset in 0..<lead { destination[offset] = destination[offset - distance] }
-            var offset = lead
-            while offset < length {
-                let word = UnsafeRawPointer(destination + offset - period).loadUnaligned(as: UInt64.self)
+            // Eight bytes at a time, advancing by the distance: each load reads the bytes the previous store wrote,
+            // of which the first `distance` are final (the rest are written again by the next store).
+            var offset = 0
+            repeat {
+                let word = UnsafeRawPointer(destination + offset - distance).loadUnaligned(as: UInt64.self)
                 UnsafeMutableRawPointer(destination + offset).storeBytes(of: word, as: UInt64.self)
-                offset &+= 8
-            }
+                offset &+= distance
+            } while offset < length
             return
         }
         let source = destination - distance

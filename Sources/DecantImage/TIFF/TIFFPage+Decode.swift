@@ -30,16 +30,38 @@ extension TIFFPage {
             _ = try decodeSamples(into: &pixels, at: count)
             pixels.withUnsafeMutableBufferPointer { buffer in
                 guard let base = buffer.baseAddress, buffer.count == count * 4 else { return }
+                // Four pixels at a time: twelve bytes read as a word and a half-word, sixteen written as two words
+                // (a group's writes end before the next group's samples begin). Then one pixel at a time: four bytes
+                // read (the pixel and the next one's red) and written with alpha set, for every pixel but the last,
+                // whose fourth byte would be past the buffer.
+                let raw = UnsafeMutableRawPointer(base)
                 var index = 0
-                while index < count {
-                    let source = base + count + 3 * index
+                while index + 4 <= count - 1 {
+                    let low = UInt64(
+                        littleEndian: raw.loadUnaligned(fromByteOffset: count + 3 * index, as: UInt64.self))
+                    let high = UInt64(
+                        UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count + 3 * index + 8, as: UInt32.self)))
+                    let opaque: UInt64 = 0xFF00_0000_FF00_0000
+                    let first = (low & 0xFF_FFFF) | (low & 0xFFFF_FF00_0000) << 8
+                    let second = (low >> 48) | (high & 0xFF) << 16 | (high & 0xFFFF_FF00) << 24
+                    raw.storeBytes(of: (first | opaque).littleEndian, toByteOffset: 4 * index, as: UInt64.self)
+                    raw.storeBytes(of: (second | opaque).littleEndian, toByteOffset: 4 * index + 8, as: UInt64.self)
+                    index += 4
+                }
+                while index < count - 1 {
+                    let rgb = UInt32(
+                        littleEndian: raw.loadUnaligned(fromByteOffset: count + 3 * index, as: UInt32.self))
+                    raw.storeBytes(of: (rgb | 0xFF00_0000).littleEndian, toByteOffset: 4 * index, as: UInt32.self)
+                    index += 1
+                }
+                if count > 0 {
+                    let source = base + count + 3 * (count - 1)
                     let red = source[0], green = source[1], blue = source[2]
-                    let target = base + 4 * index
+                    let target = base + 4 * (count - 1)
                     target[0] = red
                     target[1] = green
                     target[2] = blue
                     target[3] = 255
-                    index += 1
                 }
             }
             return pixels
@@ -209,14 +231,7 @@ extension TIFFPage {
             produced = try lzw!.decode(bytes, from: offset, to: end, into: &output, at: base, count: count)
         default:
             do throws(SerializationError) {
-                let inflated = try Inflate.zlib(Array(bytes[offset..<end]), maxOutput: count + (1 << 16))
-                produced = min(count, inflated.count)
-                output.withUnsafeMutableBufferPointer { out in
-                    inflated.withUnsafeBufferPointer { input in
-                        guard let target = out.baseAddress, let source = input.baseAddress else { return }
-                        (target + base).update(from: source, count: produced)
-                    }
-                }
+                produced = try inflate(bytes, from: offset, to: end, into: &output, at: base, count: count)
             } catch {
                 var error = error
                 error.message =
@@ -232,6 +247,40 @@ extension TIFFPage {
         }
         if reversedBits {
             for index in base..<(base + count) { output[index] = Self.reversed[Int(output[index])] }
+        }
+    }
+
+    /// Inflates the zlib stream `bytes[start..<end]` (TIFF technote "Deflate") into `output[base..<base + count]`;
+    /// returns how many bytes it produced (a stream may hold more than `count`: the rest is ignored).
+    ///
+    /// Straight into `output` when the bytes after the chunk can take the decoder's overrun (every strip but the
+    /// last: the next strip writes over them); otherwise, or when the stream holds more than `count` bytes, through a
+    /// buffer of its own.
+    func inflate(
+        _ bytes: [UInt8], from start: Int, to end: Int, into output: inout [UInt8], at base: Int, count: Int
+    ) throws(SerializationError) -> Int {
+        try ImageDecoder.withBytes(of: bytes) { (file) throws(SerializationError) in
+            let stream = UnsafeRawBufferPointer(rebasing: file[start..<end])
+            if base + count + OutputBuffer.slack <= output.count {
+                let direct: Int? = try output.withUnsafeMutableBufferPointer { (buffer) throws(SerializationError) in
+                    var lent = OutputBuffer(lending: buffer.baseAddress! + base, size: count)
+                    do throws(SerializationError) {
+                        _ = try Inflate.zlib(stream, into: &lent)
+                        return lent.count
+                    } catch  where error.code == .invalidBody && lent.count == count {
+                        return nil  // Full, and more to come: decoded again below, keeping what fits.
+                    }
+                }
+                if let direct { return direct }
+            }
+            var inflated = try OutputBuffer(growableUpTo: count + (1 << 16), hint: count)
+            defer { inflated.deallocate() }
+            _ = try Inflate.zlib(stream, into: &inflated)
+            let produced = min(count, inflated.count)
+            output.withUnsafeMutableBufferPointer { out in
+                (out.baseAddress! + base).update(from: inflated.base, count: produced)
+            }
+            return produced
         }
     }
 
