@@ -6,12 +6,23 @@ import DecantCore
 /// second set (a new-style stream starts with the Clear code, whose first byte is 0x80).
 ///
 /// The table is flat and holds no strings: every entry's string was written to the output once already (an entry
-/// is the previous code's string followed by the first byte of the next), so an entry is the offset and length of
-/// that earlier copy, packed in one word (`offset << 16 | length`; a string is at most 4,096 bytes), and a code's
-/// string is copied from there. Nothing is allocated per code.
+/// is the previous code's string followed by the first byte of the next), so an entry is the address and length of
+/// that earlier copy, and a code's string is copied from there. The 256 single-byte codes point into a constant table
+/// of the bytes 0-255, so that every code is copied the same way, without a branch that photographs make
+/// unpredictable. Nothing is allocated per code.
 struct LZWDecoder {
-    /// Where in the output each entry's string was first written, shifted left 16 bits, and its length.
-    var entries = [Int](repeating: 0, count: 4096)
+    /// The address of each entry's string: in the output for the codes defined while decoding, in ``bytes`` for the
+    /// single-byte codes (set again by every ``decode(_:from:to:into:at:count:)``).
+    var origins = [Int](repeating: 0, count: 4096)
+    /// The length of each entry's string.
+    var lengths = [Int](repeating: 1, count: 4096)
+
+    /// The bytes 0-255 in order, then eight zeros (a string is read eight bytes at a time).
+    nonisolated(unsafe) static let bytes: UnsafeMutablePointer<UInt8> = {
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 256 + 8)
+        for value in 0..<(256 + 8) { (bytes + value).initialize(to: UInt8(truncatingIfNeeded: value & 0xFF)) }
+        return bytes
+    }()
 
     /// Decodes `bytes[start..<end]` into `output` from `base`, at most `count` bytes; returns how many were produced.
     ///
@@ -21,18 +32,30 @@ struct LZWDecoder {
         _ bytes: [UInt8], from start: Int, to end: Int, into output: inout [UInt8], at base: Int, count: Int
     ) throws(SerializationError) -> Int {
         let compat = end - start >= 2 && bytes[start] == 0 && bytes[start + 1] & 1 != 0
-        let early = compat ? 0 : 1
-        let (produced, failure) = entries.withUnsafeMutableBufferPointer { entries in
-            output.withUnsafeMutableBufferPointer { out in
-                bytes.withUnsafeBufferPointer { input -> (Int, Int?) in
-                    guard base >= 0, count >= 0, base <= out.count - count, end <= input.count, start >= 0,
-                        start <= end,
-                        let table = entries.baseAddress,
-                        let target = out.baseAddress, let source = input.baseAddress
-                    else { return (0, nil) }
-                    return Self.run(
-                        source, from: start, to: end, into: target + base, count: count, table: table,
-                        compat: compat, early: early)
+        let (produced, failure) = origins.withUnsafeMutableBufferPointer { origins in
+            lengths.withUnsafeMutableBufferPointer { lengths in
+                output.withUnsafeMutableBufferPointer { out in
+                    bytes.withUnsafeBufferPointer { input -> (Int, Int?) in
+                        guard base >= 0, count >= 0, base <= out.count - count, end <= input.count, start >= 0,
+                            start <= end,
+                            let origins = origins.baseAddress, let lengths = lengths.baseAddress,
+                            let target = out.baseAddress, let source = input.baseAddress
+                        else { return (0, nil) }
+                        let literals = Int(bitPattern: Self.bytes)
+                        for code in 0..<256 {
+                            origins[code] = literals &+ code
+                            lengths[code] = 1
+                        }
+                        // Two copies of the loop, each with its bit order fixed, so that neither tests it per code.
+                        if compat {
+                            return Self.run(
+                                source, from: start, to: end, into: target + base, count: count, origins: origins,
+                                lengths: lengths, compat: true, early: 0)
+                        }
+                        return Self.run(
+                            source, from: start, to: end, into: target + base, count: count, origins: origins,
+                            lengths: lengths, compat: false, early: 1)
+                    }
                 }
             }
         }
@@ -42,13 +65,13 @@ struct LZWDecoder {
         return produced
     }
 
-    /// The decoding loop of ``decode(_:from:to:into:count:)`` over checked pointers: `count` bytes of `target` and
+    /// The decoding loop of ``decode(_:from:to:into:at:count:)`` over checked pointers: `count` bytes of `target` and
     /// `source[start..<end]` are valid. Returns the bytes produced and the invalid code met, if any. Every index is
     /// below `count` or `end`, so the arithmetic cannot overflow and wraps unchecked.
     @inline(__always)
     static func run(
         _ source: UnsafePointer<UInt8>, from start: Int, to end: Int, into target: UnsafeMutablePointer<UInt8>,
-        count: Int, table: UnsafeMutablePointer<Int>, compat: Bool, early: Int
+        count: Int, origins: UnsafeMutablePointer<Int>, lengths: UnsafeMutablePointer<Int>, compat: Bool, early: Int
     ) -> (Int, Int?) {
         var produced = 0
         var position = start
@@ -56,7 +79,7 @@ struct LZWDecoder {
         var bitCount = 0
         var width = 9
         var next = 258
-        var previous = -1
+        var hasPrevious = false
         var previousStart = 0
         var previousLength = 0
         while produced < count {
@@ -89,59 +112,62 @@ struct LZWDecoder {
                 buffer = buffer &<< UInt64(width)
             }
             bitCount &-= width
-            if code == 256 {
+            if UInt(bitPattern: code &- 256) < 2 {
+                if code == 257 { break }
+                // Clear: back to the 258 initial codes.
                 width = 9
                 next = 258
-                previous = -1
+                hasPrevious = false
                 continue
             }
-            if code == 257 { break }
-            let here = produced
-            let size: Int
-            let from: UnsafeMutablePointer<UInt8>
-            if code < 256 {
-                target[produced] = UInt8(truncatingIfNeeded: code)
-                produced &+= 1
-                size = 1
+            let here = Int(bitPattern: target) &+ produced
+            let to = target + produced
+            let from: Int
+            var size: Int
+            let repeatsItself: Bool
+            if code < next {
+                // A single byte, or an entry's string written earlier in this output; either lies wholly before `to`.
+                from = origins[code]
+                size = lengths[code]
+                repeatsItself = false
+            } else if code == next && hasPrevious {
+                // KwKwK: the previous string and its own first byte (the copy overlaps by that one byte).
+                from = previousStart
+                size = previousLength &+ 1
+                repeatsItself = true
             } else {
-                if code < next {
-                    // The entry's string, written earlier in this output, copied forward.
-                    let entry = table[code]
-                    size = entry & 0xFFFF
-                    from = target + (entry &>> 16)
-                } else if code == next && previous >= 0 {
-                    // KwKwK: the previous string and its own first byte (the copy overlaps by one byte).
-                    size = previousLength &+ 1
-                    from = target + previousStart
-                } else {
-                    return (produced, code)
-                }
-                let to = target + produced
-                if size &+ 8 <= count &- produced && to - from >= 8 {
-                    // Eight bytes at a time: the bytes written past the string's end lie within the output and
-                    // are overwritten by the strings that follow.
-                    var index = 0
-                    while index < size {
-                        UnsafeMutableRawPointer(to + index).storeBytes(
-                            of: UnsafeRawPointer(from + index).loadUnaligned(as: UInt64.self), as: UInt64.self)
-                        index &+= 8
-                    }
-                    produced &+= size
-                } else {
-                    let copy = min(size, count &- produced)
-                    var index = 0
-                    while index < copy {
-                        to[index] = from[index]
-                        index &+= 1
-                    }
-                    produced &+= copy
-                }
+                return (produced, code)
             }
-            if previous >= 0 && next < 4096 {
-                table[next] = previousStart &<< 16 | (previousLength &+ 1)
+            if size &+ 8 <= count &- produced {
+                // Eight bytes at a time: the string lies before `to`, so each byte of it is read before this copy
+                // writes there; the bytes written past its end lie within the output and are overwritten by the strings
+                // that follow. A self-repeating string's last byte, read before it was written, is set afterwards.
+                let origin = UnsafeRawPointer(bitPattern: from).unsafelyUnwrapped
+                var index = 0
+                repeat {
+                    UnsafeMutableRawPointer(to + index).storeBytes(
+                        of: (origin + index).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    index &+= 8
+                } while index < size
+                if repeatsItself { to[size &- 1] = to[0] }
+                produced &+= size
+            } else {
+                let origin = UnsafePointer<UInt8>(bitPattern: from).unsafelyUnwrapped
+                let copy = min(size, count &- produced)
+                var index = 0
+                while index < copy {
+                    to[index] = origin[index]
+                    index &+= 1
+                }
+                produced &+= copy
+                size = copy
+            }
+            if hasPrevious && next < 4096 {
+                origins[next] = previousStart
+                lengths[next] = previousLength &+ 1
                 next &+= 1
             }
-            previous = code
+            hasPrevious = true
             previousStart = here
             previousLength = size
             if next &+ early >= (1 &<< width) && width < 12 { width &+= 1 }
