@@ -11,11 +11,10 @@ import DecantCore
 /// of the bytes 0-255, so that every code is copied the same way, without a branch that photographs make
 /// unpredictable. Nothing is allocated per code.
 struct LZWDecoder {
-    /// The address of each entry's string: in the output for the codes defined while decoding, in ``bytes`` for the
-    /// single-byte codes (set again by every ``decode(_:from:to:into:at:count:)``).
-    var origins = [Int](repeating: 0, count: 4096)
-    /// The length of each entry's string.
-    var lengths = [Int](repeating: 1, count: 4096)
+    /// For each code, the address of its string (at `2 * code`: in the output for the codes defined while decoding,
+    /// in ``bytes`` for the single-byte codes, set again by every ``decode(_:from:to:into:at:count:)``) and its length
+    /// (at `2 * code + 1`), side by side so that one cache line holds both.
+    var entries = [Int](repeating: 0, count: 2 * 4096)
 
     /// The bytes 0-255 in order, then eight zeros (a string is read eight bytes at a time).
     nonisolated(unsafe) static let bytes: UnsafeMutablePointer<UInt8> = {
@@ -32,30 +31,27 @@ struct LZWDecoder {
         _ bytes: [UInt8], from start: Int, to end: Int, into output: inout [UInt8], at base: Int, count: Int
     ) throws(SerializationError) -> Int {
         let compat = end - start >= 2 && bytes[start] == 0 && bytes[start + 1] & 1 != 0
-        let (produced, failure) = origins.withUnsafeMutableBufferPointer { origins in
-            lengths.withUnsafeMutableBufferPointer { lengths in
-                output.withUnsafeMutableBufferPointer { out in
-                    bytes.withUnsafeBufferPointer { input -> (Int, Int?) in
-                        guard base >= 0, count >= 0, base <= out.count - count, end <= input.count, start >= 0,
-                            start <= end,
-                            let origins = origins.baseAddress, let lengths = lengths.baseAddress,
-                            let target = out.baseAddress, let source = input.baseAddress
-                        else { return (0, nil) }
-                        let literals = Int(bitPattern: Self.bytes)
-                        for code in 0..<256 {
-                            origins[code] = literals &+ code
-                            lengths[code] = 1
-                        }
-                        // Two copies of the loop, each with its bit order fixed, so that neither tests it per code.
-                        if compat {
-                            return Self.run(
-                                source, from: start, to: end, into: target + base, count: count, origins: origins,
-                                lengths: lengths, compat: true, early: 0)
-                        }
-                        return Self.run(
-                            source, from: start, to: end, into: target + base, count: count, origins: origins,
-                            lengths: lengths, compat: false, early: 1)
+        let (produced, failure) = entries.withUnsafeMutableBufferPointer { entries in
+            output.withUnsafeMutableBufferPointer { out in
+                bytes.withUnsafeBufferPointer { input -> (Int, Int?) in
+                    guard base >= 0, count >= 0, base <= out.count - count, end <= input.count, start >= 0,
+                        start <= end,
+                        let table = entries.baseAddress, let target = out.baseAddress, let source = input.baseAddress
+                    else { return (0, nil) }
+                    let literals = Int(bitPattern: Self.bytes)
+                    for code in 0..<256 {
+                        table[2 &* code] = literals &+ code
+                        table[2 &* code &+ 1] = 1
                     }
+                    // Two copies of the loop, each with its bit order fixed, so that neither tests it per code.
+                    if compat {
+                        return Self.run(
+                            source, from: start, to: end, into: target + base, count: count, table: table,
+                            compat: true, early: 0)
+                    }
+                    return Self.run(
+                        source, from: start, to: end, into: target + base, count: count, table: table,
+                        compat: false, early: 1)
                 }
             }
         }
@@ -71,7 +67,7 @@ struct LZWDecoder {
     @inline(__always)
     static func run(
         _ source: UnsafePointer<UInt8>, from start: Int, to end: Int, into target: UnsafeMutablePointer<UInt8>,
-        count: Int, origins: UnsafeMutablePointer<Int>, lengths: UnsafeMutablePointer<Int>, compat: Bool, early: Int
+        count: Int, table: UnsafeMutablePointer<Int>, compat: Bool, early: Int
     ) -> (Int, Int?) {
         var produced = 0
         var position = start
@@ -79,8 +75,8 @@ struct LZWDecoder {
         var bitCount = 0
         var width = 9
         var next = 258
-        var hasPrevious = false
         var previousStart = 0
+        // The previous code's string length; 0 after a Clear code (no previous code).
         var previousLength = 0
         while produced < count {
             if bitCount < width {
@@ -117,20 +113,19 @@ struct LZWDecoder {
                 // Clear: back to the 258 initial codes.
                 width = 9
                 next = 258
-                hasPrevious = false
+                previousLength = 0
                 continue
             }
-            let here = Int(bitPattern: target) &+ produced
             let to = target + produced
             let from: Int
             var size: Int
             let repeatsItself: Bool
             if code < next {
                 // A single byte, or an entry's string written earlier in this output; either lies wholly before `to`.
-                from = origins[code]
-                size = lengths[code]
+                from = table[2 &* code]
+                size = table[2 &* code &+ 1]
                 repeatsItself = false
-            } else if code == next && hasPrevious {
+            } else if code == next && previousLength != 0 {
                 // KwKwK: the previous string and its own first byte (the copy overlaps by that one byte).
                 from = previousStart
                 size = previousLength &+ 1
@@ -162,13 +157,12 @@ struct LZWDecoder {
                 produced &+= copy
                 size = copy
             }
-            if hasPrevious && next < 4096 {
-                origins[next] = previousStart
-                lengths[next] = previousLength &+ 1
+            if previousLength != 0 && next < 4096 {
+                table[2 &* next] = previousStart
+                table[2 &* next &+ 1] = previousLength &+ 1
                 next &+= 1
             }
-            hasPrevious = true
-            previousStart = here
+            previousStart = Int(bitPattern: to)
             previousLength = size
             if next &+ early >= (1 &<< width) && width < 12 { width &+= 1 }
         }
