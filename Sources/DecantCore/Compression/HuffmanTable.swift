@@ -21,81 +21,110 @@ struct HuffmanTable {
         return Int(value >> UInt32(16 - length))
     }
 
-    /// Fills the table for the code lengths `lengths[0..<count]`, each symbol mapping to `info[symbol]`.
+    /// Fills the table for the code lengths `lengths[0..<count]` (at most 288), each symbol mapping to `info[symbol]`.
     ///
     /// Over-subscribed codes are rejected; incomplete ones are allowed, and their unused entries decode as invalid.
-    /// With `pairs`, a root entry whose bits hold two whole literal codes decodes both (``HuffmanEntry/pairFlag``).
+    /// With `pairs`, a root entry whose bits hold two whole literal codes decodes both (``HuffmanEntry/pairFlag``);
+    /// returns whether any entry does.
+    ///
+    /// Codes are assigned in canonical order (by length, then symbol; RFC 1951 §3.2.2). The root table grows with the
+    /// code length: codes of length `n` are written once each into the first `2^n` entries, and before the next
+    /// length those entries are copied after themselves, which repeats every shorter code at all the indices whose
+    /// low bits are its (bit-reversed) code. So each short code costs one write, and the rest is block copies.
+    @discardableResult
     func build(
         lengths: UnsafePointer<UInt8>, count: Int, info: UnsafePointer<UInt32>, pairs: Bool = false
-    ) throws(SerializationError) {
-        var lengthCounts = [Int](repeating: 0, count: 16)
-        var maxLength = 0
-        for symbol in 0..<count {
-            let length = Int(lengths[symbol])
-            lengthCounts[length] += 1
-            if length > maxLength { maxLength = length }
-        }
-        var left = 1
-        for length in 1..<16 {
-            left = (left << 1) - lengthCounts[length]
-            guard left >= 0 else {
-                throw Inflate.invalid(at: 0, "a Huffman code is over-subscribed (RFC 1951 §3.2.2)")
+    ) throws(SerializationError) -> Bool {
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: 16 + 16 + count) {
+            (scratch) throws(SerializationError) -> Bool in
+            let lengthCounts = scratch.baseAddress!
+            let firstOfLength = lengthCounts + 16
+            let sorted = firstOfLength + 16
+            lengthCounts.update(repeating: 0, count: 16)
+            var maxLength = 0
+            var shortestLiteral = 16
+            for symbol in 0..<count {
+                let length = Int(lengths[symbol])
+                lengthCounts[length] &+= 1
+                maxLength = max(maxLength, length)
+                if symbol < 256 && length != 0 { shortestLiteral = min(shortestLiteral, length) }
             }
-        }
-        var nextCode = [Int](repeating: 0, count: 16)
-        var code = 0
-        for length in 1..<16 {
-            code = (code + lengthCounts[length - 1]) << 1
-            nextCode[length] = code
-        }
-        nextCode[0] = 0
-        let rootSize = 1 << rootBits
-        let rootMask = rootSize - 1
-        // A complete code without long codes writes every root entry itself. An incomplete one leaves entries that must
-        // read as invalid, and long codes find their subtables by reading the root entry of their prefix.
-        if left != 0 || maxLength > rootBits { storage.update(repeating: HuffmanEntry.invalid, count: rootSize) }
-        let subBits = max(0, maxLength - rootBits)
-        var subtableOffset = rootSize
-        for symbol in 0..<count {
-            let length = Int(lengths[symbol])
-            if length == 0 { continue }
-            let code = nextCode[length]
-            nextCode[length] += 1
-            let reversed = HuffmanTable.reverse(code, length: length)
-            let entry = info[symbol]
-            if length <= rootBits {
-                var index = reversed
-                while index < rootSize {
-                    storage[index] = entry | UInt32(length)
-                    index += 1 << length
-                }
-            } else {
-                let prefix = reversed & rootMask
-                var pointer = storage[prefix]
-                if pointer & HuffmanEntry.kindMask != HuffmanEntry.subtable {
-                    pointer =
-                        HuffmanEntry.subtable | UInt32(rootBits) | UInt32(subBits) << HuffmanEntry.extraShift
-                        | UInt32(subtableOffset) << 16
-                    storage[prefix] = pointer
-                    (storage + subtableOffset).update(repeating: HuffmanEntry.invalid, count: 1 << subBits)
-                    subtableOffset += 1 << subBits
-                }
-                let offset = Int(pointer >> 16)
-                let subLength = length - rootBits
-                var index = reversed >> rootBits
-                while index < 1 << subBits {
-                    storage[offset + index] = entry | UInt32(subLength)
-                    index += 1 << subLength
+            var left = 1
+            for length in 1..<16 {
+                left = (left << 1) - lengthCounts[length]
+                guard left >= 0 else {
+                    throw Inflate.invalid(at: 0, "a Huffman code is over-subscribed (RFC 1951 §3.2.2)")
                 }
             }
-        }
-        // Two literal codes (symbols 0-255) fit a root entry only if the two shortest do.
-        if pairs {
-            var shortest = 16
-            for symbol in 0..<min(count, 256) where lengths[symbol] != 0 {
-                shortest = min(shortest, Int(lengths[symbol]))
+            // The symbols in canonical order, by a counting sort on their lengths.
+            var offset = 0
+            for length in 1..<16 {
+                firstOfLength[length] = offset
+                offset &+= lengthCounts[length]
             }
-            if 2 * shortest <= rootBits { pairLiterals() }
+            for symbol in 0..<count where lengths[symbol] != 0 {
+                let length = Int(lengths[symbol])
+                sorted[firstOfLength[length]] = symbol
+                firstOfLength[length] &+= 1
+            }
+            let rootSize = 1 << rootBits
+            storage[0] = HuffmanEntry.invalid
+            storage[1] = HuffmanEntry.invalid
+            var size = 2
+            var code = 0
+            var next = 0
+            for length in 1...rootBits {
+                if length > 1 {
+                    (storage + size).update(from: storage, count: size)
+                    size &<<= 1
+                }
+                for _ in 0..<lengthCounts[length] {
+                    let symbol = sorted[next]
+                    storage[HuffmanTable.reverse(code, length: length)] = info[symbol] | UInt32(length)
+                    next &+= 1
+                    code &+= 1
+                }
+                code &<<= 1
+            }
+            // Long codes: a subtable per root prefix, of the bits that remain after the longest code's root bits.
+            // Their prefixes are no short code's (the code is prefix-free), so those root entries still read invalid
+            // until a subtable claims them.
+            let subBits = max(0, maxLength - rootBits)
+            let rootMask = rootSize - 1
+            var subtableOffset = rootSize
+            if maxLength > rootBits {
+                for length in (rootBits + 1)...maxLength {
+                    for _ in 0..<lengthCounts[length] {
+                        let symbol = sorted[next]
+                        let reversed = HuffmanTable.reverse(code, length: length)
+                        next &+= 1
+                        code &+= 1
+                        let prefix = reversed & rootMask
+                        var pointer = storage[prefix]
+                        if pointer & HuffmanEntry.kindMask != HuffmanEntry.subtable {
+                            pointer =
+                                HuffmanEntry.subtable | UInt32(rootBits) | UInt32(subBits) << HuffmanEntry.extraShift
+                                | UInt32(subtableOffset) << 16
+                            storage[prefix] = pointer
+                            (storage + subtableOffset).update(repeating: HuffmanEntry.invalid, count: 1 << subBits)
+                            subtableOffset += 1 << subBits
+                        }
+                        let entry = info[symbol] | UInt32(length - rootBits)
+                        var index = reversed >> rootBits
+                        while index < 1 << subBits {
+                            storage[Int(pointer >> 16) + index] = entry
+                            index += 1 << (length - rootBits)
+                        }
+                    }
+                    code &<<= 1
+                }
+            }
+            // Two literal codes (symbols 0-255) fit a root entry only if the two shortest do.
+            if pairs && 2 * shortestLiteral <= rootBits {
+                pairLiterals()
+                return true
+            }
+            return false
         }
     }
 

@@ -4,7 +4,7 @@ extension Inflate {
         var lengths = [UInt8](repeating: 8, count: 288)
         for index in 144..<256 { lengths[index] = 9 }
         for index in 256..<280 { lengths[index] = 7 }
-        try! table.build(lengths: lengths, count: 288, info: HuffmanEntry.literalLengthInfo, pairs: true)
+        try! table.build(lengths: lengths, count: 288, info: HuffmanEntry.literalLengthInfo)
         return table
     }()
 
@@ -45,10 +45,12 @@ extension Inflate {
             case 0:
                 try storedBlock(&reader, into: &output)
             case 1:
-                try huffmanBlock(&reader, literals: fixedLiteralLengthTable, distances: fixedDistanceTable, &output)
+                // Fixed literal codes are 8 and 9 bits long: no two fit one root entry.
+                try huffmanBlock(
+                    &reader, literals: fixedLiteralLengthTable, distances: fixedDistanceTable, pairs: false, &output)
             case 2:
-                try readDynamicTables(&reader, literals: literalTable, distances: distanceTable)
-                try huffmanBlock(&reader, literals: literalTable, distances: distanceTable, &output)
+                let pairs = try readDynamicTables(&reader, literals: literalTable, distances: distanceTable)
+                try huffmanBlock(&reader, literals: literalTable, distances: distanceTable, pairs: pairs, &output)
             default:
                 throw invalid(at: reader.position, "a block has the reserved type 3 (RFC 1951 §3.2.3)")
             }
@@ -78,9 +80,10 @@ extension Inflate {
         reader.reset(to: position + length)
     }
 
+    /// Reads a dynamic block's code lengths and builds its tables; returns whether the literal table holds pairs.
     static func readDynamicTables(
         _ reader: inout BitReader, literals: HuffmanTable, distances: HuffmanTable
-    ) throws(SerializationError) {
+    ) throws(SerializationError) -> Bool {
         try reader.refill()
         let literalCount = Int(reader.take(5)) + 257
         let distanceCount = Int(reader.take(5)) + 1
@@ -132,11 +135,12 @@ extension Inflate {
         guard lengths[256] != 0 else {
             throw invalid(at: reader.position, "the end-of-block symbol has no code (RFC 1951 §3.2.7)")
         }
-        try lengths.withUnsafeBufferPointer { (buffer) throws(SerializationError) in
-            try literals.build(
+        return try lengths.withUnsafeBufferPointer { (buffer) throws(SerializationError) in
+            let pairs = try literals.build(
                 lengths: buffer.baseAddress!, count: literalCount, info: HuffmanEntry.literalLengthInfo, pairs: true)
             try distances.build(
                 lengths: buffer.baseAddress! + literalCount, count: distanceCount, info: HuffmanEntry.distanceInfo)
+            return pairs
         }
     }
 
@@ -158,8 +162,11 @@ extension Inflate {
     /// A refill leaves at least 56 bits in the buffer: enough for three literals (15 bits each at most), or for a
     /// whole length/distance pair after its length code (5 + 15 + 13 = 33 bits at most). So literals are decoded up
     /// to three per refill, and a pair never needs a refill in its middle.
+    ///
+    /// `pairs` says whether the literal table holds pairs; the fast loop is specialised for each case.
     static func huffmanBlock(
-        _ reader: inout BitReader, literals: HuffmanTable, distances: HuffmanTable, _ output: inout OutputBuffer
+        _ reader: inout BitReader, literals: HuffmanTable, distances: HuffmanTable, pairs: Bool,
+        _ output: inout OutputBuffer
     ) throws(SerializationError) {
         let literalTable = literals.storage
         let distanceTable = distances.storage
@@ -174,7 +181,10 @@ extension Inflate {
             // Most of a block is decoded by the fast loop, which needs room in the input and the output; the rest of
             // this loop decodes one literal run or match at a time near either end, then tries the fast loop again.
             output.count = count
-            let ended = try fastHuffmanLoop(&reader, literals: literals, distances: distances, &output)
+            let ended =
+                pairs
+                ? try fastHuffmanLoop(&reader, literals: literals, distances: distances, LiteralPairs.self, &output)
+                : try fastHuffmanLoop(&reader, literals: literals, distances: distances, SingleLiterals.self, &output)
             count = output.count
             if ended { return }
             try reader.refill()
@@ -235,9 +245,12 @@ extension Inflate {
     /// The bit reader's state lives in local variables (registers) for the whole loop, not in `reader`, which is
     /// updated on the way out. Returns `true` when the block's end-of-block symbol was decoded, `false` when the loop
     /// stopped near the end of the input or of the output buffer.
-    @inline(__always)
-    static func fastHuffmanLoop(
-        _ reader: inout BitReader, literals: HuffmanTable, distances: HuffmanTable, _ output: inout OutputBuffer
+    /// Not inlined: each specialisation keeps its registers to itself (inlined into ``huffmanBlock``, both ran ~5%
+    /// slower).
+    @inline(never)
+    static func fastHuffmanLoop<Writer: LiteralWriter>(
+        _ reader: inout BitReader, literals: HuffmanTable, distances: HuffmanTable, _: Writer.Type,
+        _ output: inout OutputBuffer
     ) throws(SerializationError) -> Bool {
         let inputEnd = reader.count &- 16
         guard reader.position <= inputEnd, reader.overrun == 0 else { return false }
@@ -272,20 +285,17 @@ extension Inflate {
                 // Up to three literals per refill (15 bits each at most).
                 bits &>>= UInt64(entry)
                 bitCount &-= HuffmanEntry.length(entry)
-                storeLiterals(entry, at: out + count)
-                count &+= HuffmanEntry.literalCount(entry)
+                count &+= Writer.write(entry, at: out + count)
                 entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
                 if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
                     bits &>>= UInt64(entry)
                     bitCount &-= HuffmanEntry.length(entry)
-                    storeLiterals(entry, at: out + count)
-                    count &+= HuffmanEntry.literalCount(entry)
+                    count &+= Writer.write(entry, at: out + count)
                     entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
                     if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
                         bits &>>= UInt64(entry)
                         bitCount &-= HuffmanEntry.length(entry)
-                        storeLiterals(entry, at: out + count)
-                        count &+= HuffmanEntry.literalCount(entry)
+                        count &+= Writer.write(entry, at: out + count)
                         continue
                     }
                 }
@@ -306,8 +316,7 @@ extension Inflate {
                 if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
                     bits &>>= UInt64(entry)
                     bitCount &-= HuffmanEntry.length(entry)
-                    storeLiterals(entry, at: out + count)
-                    count &+= HuffmanEntry.literalCount(entry)
+                    count &+= Writer.write(entry, at: out + count)
                     continue
                 }
             }
@@ -356,14 +365,6 @@ extension Inflate {
     /// overrun (which the buffer's slack holds).
     static let fastOutputMargin = 6 + 258
 
-    /// Writes a literal entry's one or two bytes as one two-byte store (a single literal's second byte is zero and is
-    /// overwritten by what follows).
-    @inline(__always)
-    static func storeLiterals(_ entry: UInt32, at destination: UnsafeMutablePointer<UInt8>) {
-        UnsafeMutableRawPointer(destination).storeBytes(
-            of: UInt16(truncatingIfNeeded: entry &>> 16).littleEndian, as: UInt16.self)
-    }
-
     /// Copies an LZ77 match (RFC 1951 §3.2.5) of `length` bytes from `distance` bytes back, which may overlap it.
     ///
     /// With `wordsFit` (the buffer has eight bytes of room past the match), eight bytes are copied at a time, up to
@@ -403,5 +404,32 @@ extension Inflate {
         }
         let source = destination - distance
         for offset in 0..<length { destination[offset] = source[offset] }
+    }
+}
+
+/// How the fast loop writes a literal entry: a generic parameter, so that the loop is compiled once for tables with
+/// literal pairs and once for tables without, neither testing per literal which it has.
+protocol LiteralWriter {
+    /// Writes the literal or literals of `entry` at `destination` and returns how many bytes they are.
+    static func write(_ entry: UInt32, at destination: UnsafeMutablePointer<UInt8>) -> Int
+}
+
+/// Tables without pairs: one byte per literal entry.
+enum SingleLiterals: LiteralWriter {
+    @inline(__always)
+    static func write(_ entry: UInt32, at destination: UnsafeMutablePointer<UInt8>) -> Int {
+        destination.pointee = UInt8(truncatingIfNeeded: entry &>> 16)
+        return 1
+    }
+}
+
+/// Tables with pairs: one or two bytes, written as one two-byte store (a single literal's second byte is zero and is
+/// overwritten by what follows).
+enum LiteralPairs: LiteralWriter {
+    @inline(__always)
+    static func write(_ entry: UInt32, at destination: UnsafeMutablePointer<UInt8>) -> Int {
+        UnsafeMutableRawPointer(destination).storeBytes(
+            of: UInt16(truncatingIfNeeded: entry &>> 16).littleEndian, as: UInt16.self)
+        return HuffmanEntry.literalCount(entry)
     }
 }
