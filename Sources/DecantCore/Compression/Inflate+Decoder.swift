@@ -252,7 +252,8 @@ extension Inflate {
         _ reader: inout BitReader, literals: HuffmanTable, distances: HuffmanTable, _: Writer.Type,
         _ output: inout OutputBuffer
     ) throws(SerializationError) -> Bool {
-        let inputEnd = reader.count &- 16
+        // Up to three refills per round (at the top, before a match, after it), each reading 8 bytes at most 7 on.
+        let inputEnd = reader.count &- 24
         guard reader.position <= inputEnd, reader.overrun == 0 else { return false }
         let outputEnd = (output.growable ? output.capacity : output.limit) &- fastOutputMargin
         guard output.count <= outputEnd else { return false }
@@ -272,15 +273,22 @@ extension Inflate {
             reader.position = position
             output.count = count
         }
-        while position <= inputEnd && count <= outputEnd {
-            // Refill to at least 56 bits (the bytes past the buffer's whole bytes are read again next time).
+        // Refills to at least 56 bits (the bytes past the buffer's whole bytes are read again next time).
+        @inline(__always) func refill() {
             bits |=
                 UInt64(littleEndian: input.loadUnaligned(fromByteOffset: position, as: UInt64.self))
                 &<< UInt64(
                     bitCount)
             position &+= (63 &- bitCount) &>> 3
             bitCount |= 56
-            var entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
+        }
+        // The next symbol's root entry is looked up as soon as the previous symbol's bits are dropped, before the
+        // refill (which only adds bits above those the buffer holds, and at least the root's 11 are there): the
+        // lookup does not wait for the refill.
+        refill()
+        var entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
+        while position <= inputEnd && count <= outputEnd {
+            refill()
             if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
                 // Up to three literals per refill (15 bits each at most).
                 bits &>>= UInt64(entry)
@@ -296,17 +304,13 @@ extension Inflate {
                         bits &>>= UInt64(entry)
                         bitCount &-= HuffmanEntry.length(entry)
                         count &+= Writer.write(entry, at: out + count)
+                        // At least 56 - 3 * 15 = 11 bits remain for the next lookup.
+                        entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
                         continue
                     }
                 }
-                if bitCount < 48 {
-                    // A length code, its extra bits, a distance code and its extra bits: 15 + 5 + 15 + 13 bits.
-                    bits |=
-                        UInt64(littleEndian: input.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-                        &<< UInt64(bitCount)
-                    position &+= (63 &- bitCount) &>> 3
-                    bitCount |= 56
-                }
+                // A length code, its extra bits, a distance code and its extra bits: 15 + 5 + 15 + 13 bits.
+                if bitCount < 48 { refill() }
             }
             if entry & HuffmanEntry.kindMask == HuffmanEntry.subtable {
                 bits &>>= UInt64(entry)
@@ -317,6 +321,8 @@ extension Inflate {
                     bits &>>= UInt64(entry)
                     bitCount &-= HuffmanEntry.length(entry)
                     count &+= Writer.write(entry, at: out + count)
+                    // At least 48 - 2 * 15 bits remain.
+                    entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
                     continue
                 }
             }
@@ -357,6 +363,9 @@ extension Inflate {
             }
             copyMatch(to: out + count, distance: distance, length: length, wordsFit: true)
             count &+= length
+            // A match may leave as few as 56 - 48 bits.
+            refill()
+            entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
         }
         return false
     }
