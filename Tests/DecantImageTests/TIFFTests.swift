@@ -105,6 +105,46 @@ import Testing
         return bytes + le(next, 4) + trailing
     }
 
+    /// Deflate strips that inflate to more or fewer bytes than their rows: the rows keep what fits, the rest is
+    /// ignored, missing bytes read as zero (as libtiff does), whether a strip is inflated in place (the first three,
+    /// which have room after them) or through a buffer (the last). Strips compressed by Python's `zlib`.
+    @Test(.enabled(if: Python.isAvailable, "needs python3"), arguments: [(5, 3), (0, 0), (-3, 2), (4, -8), (40, 40)])
+    func deflateStripsOfTheWrongSize(extra: (first: Int, last: Int)) throws {
+        // An 8×8 grey image, four strips of two rows; the samples are 0, 4, ..., 252.
+        let samples = (0..<64).map { UInt8($0 * 4) }
+        let extras = [extra.first, 0, 0, extra.last]
+        let raw = (0..<4).map { index in
+            let rows = samples[(16 * index)..<(16 * index + 16)]
+            let more = extras[index]
+            return more >= 0 ? Array(rows) + [UInt8](repeating: 0xAB, count: more) : Array(rows.dropLast(-more))
+        }
+        let streams = try raw.map { plain in
+            [UInt8](
+                try Python.run(
+                    "import sys, zlib; sys.stdout.buffer.write(zlib.compress(bytes.fromhex(sys.argv[1])))",
+                    [plain.map { String(format: "%02x", $0) }.joined()]))
+        }
+        // After the directory: the strip offsets and byte counts (four SHORTs each), then the strips.
+        let tables = 8 + 2 + 12 * 9 + 4
+        var offsets: [Int] = []
+        var position = tables + 16
+        for stream in streams {
+            offsets.append(position)
+            position += stream.count
+        }
+        func shorts(_ values: [Int]) -> [UInt8] { values.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } }
+        let bytes = Self.tiff(
+            [
+                (256, 3, 1, 8), (257, 3, 1, 8), (258, 3, 1, 8), (259, 3, 1, 8), (262, 3, 1, 1),
+                (273, 3, 4, tables), (277, 3, 1, 1), (278, 3, 1, 2), (279, 3, 4, tables + 8),
+            ], trailing: shorts(offsets) + shorts(streams.map(\.count)) + streams.flatMap { $0 })
+        let image = try Self.decode(Data(bytes))
+        let expected = (0..<4).flatMap { index in
+            (0..<16).map { position in position < raw[index].count ? raw[index][position] : 0 }
+        }
+        #expect(image.pixels == expected.flatMap { [$0, $0, $0, 255] })
+    }
+
     /// Small bodies that claim gigabytes, loop or stop short end in an error, quickly.
     @Test(.timeLimit(.minutes(1)))
     func hostileHeadersThrow() {

@@ -28,31 +28,29 @@ struct LZWDecoder {
     /// Decoding stops at EndOfInformation, at the end of the data or when the output is full; an invalid code
     /// throws `invalidBody`.
     mutating func decode(
-        _ bytes: [UInt8], from start: Int, to end: Int, into output: inout [UInt8], at base: Int, count: Int
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into output: inout [UInt8], at base: Int,
+        count: Int
     ) throws(SerializationError) -> Int {
         let compat = end - start >= 2 && bytes[start] == 0 && bytes[start + 1] & 1 != 0
         let (produced, failure) = entries.withUnsafeMutableBufferPointer { entries in
-            output.withUnsafeMutableBufferPointer { out in
-                bytes.withUnsafeBufferPointer { input -> (Int, Int?) in
-                    guard base >= 0, count >= 0, base <= out.count - count, end <= input.count, start >= 0,
-                        start <= end,
-                        let table = entries.baseAddress, let target = out.baseAddress, let source = input.baseAddress
-                    else { return (0, nil) }
-                    let literals = Int(bitPattern: Self.bytes)
-                    for code in 0..<256 {
-                        table[2 &* code] = literals &+ code
-                        table[2 &* code &+ 1] = 1
-                    }
-                    // Two copies of the loop, each with its bit order fixed, so that neither tests it per code.
-                    if compat {
-                        return Self.run(
-                            source, from: start, to: end, into: target + base, count: count, table: table,
-                            compat: true, early: 0)
-                    }
-                    return Self.run(
-                        source, from: start, to: end, into: target + base, count: count, table: table,
-                        compat: false, early: 1)
+            output.withUnsafeMutableBufferPointer { out -> (Int, Int?) in
+                guard base >= 0, count >= 0, base <= out.count - count, end <= bytes.count, start >= 0, start <= end,
+                    let table = entries.baseAddress, let target = out.baseAddress, let source = bytes.baseAddress
+                else { return (0, nil) }
+                let literals = Int(bitPattern: Self.bytes)
+                for code in 0..<256 {
+                    table[2 &* code] = literals &+ code
+                    table[2 &* code &+ 1] = 1
                 }
+                // Two copies of the loop, each with its bit order fixed, so that neither tests it per code.
+                if compat {
+                    return Self.run(
+                        source, from: start, to: end, into: target + base, count: count, table: table, compat: true,
+                        early: 0)
+                }
+                return Self.run(
+                    source, from: start, to: end, into: target + base, count: count, table: table, compat: false,
+                    early: 1)
             }
         }
         if let failure {

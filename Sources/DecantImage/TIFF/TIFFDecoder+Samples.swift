@@ -13,7 +13,15 @@ extension TIFFDecoder {
     /// 2); samples of 9 to 16 bits as 16-bit integers; 32-bit as integers or IEEE floats; 64-bit floats. JPEG pages
     /// throw `unsupportedFeature` (their samples come out of the JPEG decoder already converted).
     static func nativeSampleSum(_ data: Data, options: ImageDecodingOptions) throws(SerializationError) -> Double {
-        let bytes = [UInt8](data)
+        try ImageDecoder.withBytes(of: data) { (raw) throws(SerializationError) in
+            try nativeSampleSum(raw.assumingMemoryBound(to: UInt8.self), options: options)
+        }
+    }
+
+    /// ``nativeSampleSum(_:options:)`` over the body's bytes.
+    private static func nativeSampleSum(
+        _ bytes: UnsafeBufferPointer<UInt8>, options: ImageDecodingOptions
+    ) throws(SerializationError) -> Double {
         guard bytes.count >= 8 else { throw truncated(bytes.count, "its 8-byte header") }
         let little = bytes[0] == 0x49
         let version = little ? Int(bytes[2]) | Int(bytes[3]) << 8 : Int(bytes[2]) << 8 | Int(bytes[3])

@@ -16,8 +16,8 @@ import DecantCore
 /// itself). Unlike an animation's frames, a TIFF page has its own size: each frame's ``Image/Frame/pixels`` hold
 /// `width * height * 4` bytes of *that frame's* rectangle, which starts at (0, 0).
 struct TIFFDecoder {
-    /// The body.
-    let bytes: [UInt8]
+    /// The body, read in place: valid while ``decode(_:options:)`` runs, which is all the time a decoder lives.
+    let bytes: UnsafeBufferPointer<UInt8>
     /// The decoding options (limits).
     let options: ImageDecodingOptions
     /// Whether numbers are little-endian (`II`, TIFF 6.0 §2 "Image File Header").
@@ -54,7 +54,15 @@ struct TIFFDecoder {
     ///   past the end, `unsupportedFeature` for compressions and colour models not decoded, `limitExceeded` when a
     ///   page declares more than the limits allow.
     static func decode(_ data: Data, options: ImageDecodingOptions) throws(SerializationError) -> Image {
-        let bytes = [UInt8](data)
+        try ImageDecoder.withBytes(of: data) { (raw) throws(SerializationError) in
+            try decode(raw.assumingMemoryBound(to: UInt8.self), source: data, options: options)
+        }
+    }
+
+    /// ``decode(_:options:)`` over the body's bytes.
+    private static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, source data: Data, options: ImageDecodingOptions
+    ) throws(SerializationError) -> Image {
         guard bytes.count >= 8 else { throw truncated(bytes.count, "its 8-byte header") }
         let little: Bool
         switch (bytes[0], bytes[1]) {

@@ -219,10 +219,8 @@ extension TIFFPage {
         case 1:
             produced = min(count, end - offset)
             output.withUnsafeMutableBufferPointer { out in
-                bytes.withUnsafeBufferPointer { input in
-                    guard let target = out.baseAddress, let source = input.baseAddress else { return }
-                    (target + base).update(from: source + offset, count: produced)
-                }
+                guard let target = out.baseAddress, let source = bytes.baseAddress else { return }
+                (target + base).update(from: source + offset, count: produced)
             }
         case 32773:
             produced = PackBits.decode(bytes, from: offset, to: end, into: &output, at: base, count: count)
@@ -257,31 +255,32 @@ extension TIFFPage {
     /// last: the next strip writes over them); otherwise, or when the stream holds more than `count` bytes, through a
     /// buffer of its own.
     func inflate(
-        _ bytes: [UInt8], from start: Int, to end: Int, into output: inout [UInt8], at base: Int, count: Int
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into output: inout [UInt8], at base: Int,
+        count: Int
     ) throws(SerializationError) -> Int {
-        try ImageDecoder.withBytes(of: bytes) { (file) throws(SerializationError) in
-            let stream = UnsafeRawBufferPointer(rebasing: file[start..<end])
-            if base + count + OutputBuffer.slack <= output.count {
-                let direct: Int? = try output.withUnsafeMutableBufferPointer { (buffer) throws(SerializationError) in
-                    var lent = OutputBuffer(lending: buffer.baseAddress! + base, size: count)
-                    do throws(SerializationError) {
-                        _ = try Inflate.zlib(stream, into: &lent)
-                        return lent.count
-                    } catch  where error.code == .invalidBody && lent.count == count {
-                        return nil  // Full, and more to come: decoded again below, keeping what fits.
-                    }
+        let stream = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        if base + count + OutputBuffer.slack <= output.count {
+            let direct: Int? = try output.withUnsafeMutableBufferPointer { (buffer) throws(SerializationError) in
+                var lent = OutputBuffer(lending: buffer.baseAddress! + base, size: count)
+                do throws(SerializationError) {
+                    _ = try Inflate.zlib(stream, into: &lent)
+                    return lent.count
+                } catch {
+                    // Full, and more to come: decoded again below, keeping what fits.
+                    guard error.code == .invalidBody && lent.count == count else { throw error }
+                    return nil
                 }
-                if let direct { return direct }
             }
-            var inflated = try OutputBuffer(growableUpTo: count + (1 << 16), hint: count)
-            defer { inflated.deallocate() }
-            _ = try Inflate.zlib(stream, into: &inflated)
-            let produced = min(count, inflated.count)
-            output.withUnsafeMutableBufferPointer { out in
-                (out.baseAddress! + base).update(from: inflated.base, count: produced)
-            }
-            return produced
+            if let direct { return direct }
         }
+        var inflated = try OutputBuffer(growableUpTo: count + (1 << 16), hint: count)
+        defer { inflated.deallocate() }
+        _ = try Inflate.zlib(stream, into: &inflated)
+        let produced = min(count, inflated.count)
+        output.withUnsafeMutableBufferPointer { out in
+            (out.baseAddress! + base).update(from: inflated.base, count: produced)
+        }
+        return produced
     }
 
     /// Each byte with its bits in reverse order, for FillOrder 2 (TIFF 6.0 §8).
@@ -385,7 +384,8 @@ extension TIFFPage {
 enum PackBits {
     /// Decodes `bytes[start..<end]` into `output` from `base`, at most `count` bytes; returns how many were produced.
     static func decode(
-        _ bytes: [UInt8], from start: Int, to end: Int, into output: inout [UInt8], at base: Int, count: Int
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, into output: inout [UInt8], at base: Int,
+        count: Int
     ) -> Int {
         var position = start
         var produced = 0
