@@ -483,8 +483,8 @@ enum PNGDecoder {
         return (x &+ predictor) & 0xFF
     }
 
-    /// Paeth for three bytes per pixel (RGB8), a pixel's channels in three SIMD lanes: each step loads four bytes and
-    /// stores the fourth (the next pixel's first, still filtered) back unchanged; the last pixel goes byte by byte.
+    /// Paeth for three bytes per pixel (RGB8), a pixel's channels in three SIMD lanes: each step loads four bytes (the
+    /// fourth, the next pixel's first, is ignored) and stores three; the last pixel goes byte by byte.
     @inline(__always)
     static func paeth3(_ row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int) {
         guard count >= 3 else { return }
@@ -494,17 +494,15 @@ enum PNGDecoder {
         var a = SIMD4<Int16>(repeating: 0)
         var c = SIMD4<Int16>(repeating: 0)
         var index = 0
-        // The memory bytes of a 4-byte word: the fourth kept from the load, the first three from the result.
-        let fourth = unsafeBitCast(SIMD4<UInt8>(0, 0, 0, 0xFF), to: UInt32.self)
         while index &+ 4 <= count {
             let b = load(previous + index)
-            let raw = UnsafeRawPointer(row + index).loadUnaligned(as: UInt32.self)
-            a = paethStep(
-                SIMD4<Int16>(truncatingIfNeeded: unsafeBitCast(raw, to: SIMD4<UInt8>.self)), left: a, above: b,
-                upperLeft: c)
+            a = paethStep(load(row + index), left: a, above: b, upperLeft: c)
             c = b
-            let result = unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: a), to: UInt32.self)
-            UnsafeMutableRawPointer(row + index).storeBytes(of: result & ~fourth | raw & fourth, as: UInt32.self)
+            // Three single-byte stores: a four-byte store would overlap the next pixel's four-byte load by one byte,
+            // which the processor cannot forward from its store buffer (a stall per pixel, tripling the time).
+            row[index] = UInt8(truncatingIfNeeded: a[0])
+            row[index &+ 1] = UInt8(truncatingIfNeeded: a[1])
+            row[index &+ 2] = UInt8(truncatingIfNeeded: a[2])
             index &+= 3
         }
         if index &+ 3 <= count {
