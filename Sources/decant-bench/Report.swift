@@ -51,6 +51,7 @@ struct Target {
             .ratio("image.photo.jpeg.nosimd", atLeast: 1), .ratio("image.photo.jpeg.444.nosimd", atLeast: 1),
             .ratio("image.photo.jpeg", atLeast: 1 / 1.5), .ratio("image.photo.jpeg.progressive", atLeast: 1 / 1.5),
             .ratio("image.photo.tiff.lzw", atLeast: 1 / 1.2), .ratio("image.photo.tiff.deflate", atLeast: 1 / 1.2),
+            .ratio("inflate.photo.png", atLeast: 1.5),
             .ratio("plugin.cbor", atLeast: 10), .ratio("plugin.cbor.json", atLeast: 1),
             .ratio("plugin.msgpack", atLeast: 10), .ratio("plugin.msgpack.json", atLeast: 1),
             .rate("plugin.multipart", atLeast: 1000),

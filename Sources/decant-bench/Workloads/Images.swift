@@ -1,4 +1,5 @@
 import Decant
+import DecantCore
 import Foundation
 
 /// Image decoding to RGBA8 in megapixels per second. Linux Foundation decodes no images, so the baseline is the
@@ -62,6 +63,7 @@ enum ImageWorkloads {
             photo(
                 "image.photo.png", file: "mosaic2k.png", decoder: "libpng",
                 summary: "the mosaic as an RGB8 PNG (zlib level 6, adaptive filters), vs libpng"),
+            inflateRow(),
             generatedImage(
                 "image.bmp", file: "decant-bench.bmp", mediaType: "image/bmp", decoder: "bmp-naive",
                 summary: "a generated 1024×768 24-bit BMP"
@@ -71,6 +73,60 @@ enum ImageWorkloads {
                 summary: "a generated 256×256 32-bit ICO (BMP entry with AND mask)"
             ) { GeneratedBitmaps.ico },
         ]
+    }
+
+    /// `inflate.photo.png`: the mosaic PNG's image data (its IDAT chunks, one zlib stream) inflated by Decant's inflate
+    /// into a buffer of the known size, as the PNG decoder does, against zlib's `uncompress` on the same stream
+    /// (imgbench's `png-inflate`); megabytes of inflated output per second.
+    private static func inflateRow() -> Workload {
+        Workload(
+            name: "inflate.photo.png", unit: .megabytesPerSecond, baselineName: "png-inflate",
+            summary: "the mosaic PNG's zlib stream inflated (no unfiltering), vs zlib's uncompress"
+        ) { _ in
+            guard let folder = ProcessInfo.processInfo.environment["DECANT_IMGSET"], !folder.isEmpty else {
+                throw Skip(reason: "set DECANT_IMGSET to imgbench's images/ folder (../shared/tools/imgbench)")
+            }
+            let path = URL(fileURLWithPath: folder).appendingPathComponent("mosaic2k.png").path
+            guard let file = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }) else {
+                throw Skip(reason: "mosaic2k.png not found in \(folder)")
+            }
+            // The chunks: length, type, data, CRC (PNG §5.3); the image data is every IDAT's data in order.
+            var stream: [UInt8] = []
+            var width = 0
+            var height = 0
+            var offset = 8
+            while offset + 12 <= file.count {
+                let length = file[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+                let type = String(decoding: file[(offset + 4)..<(offset + 8)], as: UTF8.self)
+                let data = file[(offset + 8)..<min(file.count, offset + 8 + length)]
+                if type == "IHDR" {
+                    width = data.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+                    height = data.dropFirst(4).prefix(4).reduce(0) { $0 << 8 | Int($1) }
+                }
+                if type == "IDAT" { stream += data }
+                offset += 12 + length
+            }
+            let size = try Inflate.zlib(stream, maxOutput: 1 << 30).count
+            let decant = Contender(name: "Decant") {
+                var output = OutputBuffer(exactly: size)
+                defer { output.deallocate() }
+                _ = try stream.withUnsafeBytes { (bytes) throws(SerializationError) in
+                    try Inflate.zlib(bytes, into: &output)
+                }
+                return output.count
+            }
+            let baseline: Baseline
+            if let tool = ImageBench.tool {
+                baseline = .external(name: "png-inflate") { settings in
+                    try ImageBench.secondsPerDecode(
+                        tool: tool, file: path, decoder: "png-inflate", seconds: settings.quick ? 0.2 : 1.0,
+                        expectedSize: (width, height))
+                }
+            } else {
+                baseline = .none(reason: "png-inflate: no baseline (set DECANT_IMGBENCH)")
+            }
+            return .timed(TimedBench(quantity: Double(size), decant: decant, baseline: baseline, note: nil))
+        }
     }
 
     private static func corpusImage(
