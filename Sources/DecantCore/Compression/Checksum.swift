@@ -12,16 +12,27 @@ package enum Checksum {
             let end = min(count, index + 5552)
             // 16 bytes at a time in SIMD lanes: for each block, b gains 16 * a plus the bytes weighted 16, 15, ... 1,
             // and a gains their sum. `sums` keeps per-lane byte sums, `prefix` the sum of `sums` before each block.
+            // Groups of up to 16 blocks add into 16-bit lanes (at most 16 * 255 per lane in `groupSums`, and 16 times
+            // that in `groupPrefix`: below 65,536), folded into the 32-bit lanes once per group.
             if index + 16 <= end {
                 var sums = SIMD16<UInt32>(repeating: 0)
                 var prefix = SIMD16<UInt32>(repeating: 0)
                 var blocks: UInt32 = 0
                 while index + 16 <= end {
-                    prefix &+= sums
-                    sums &+= SIMD16<UInt32>(
-                        truncatingIfNeeded: UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self))
-                    blocks &+= 1
-                    index += 16
+                    var groupSums = SIMD16<UInt16>(repeating: 0)
+                    var groupPrefix = SIMD16<UInt16>(repeating: 0)
+                    var groupBlocks: UInt32 = 0
+                    while index + 16 <= end && groupBlocks < 16 {
+                        groupPrefix &+= groupSums
+                        groupSums &+= SIMD16<UInt16>(
+                            truncatingIfNeeded: UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self))
+                        groupBlocks &+= 1
+                        index += 16
+                    }
+                    // Each block of the group also follows every block before the group.
+                    prefix &+= SIMD16<UInt32>(truncatingIfNeeded: groupPrefix) &+ sums &* groupBlocks
+                    sums &+= SIMD16<UInt32>(truncatingIfNeeded: groupSums)
+                    blocks &+= groupBlocks
                 }
                 let weights = SIMD16<UInt32>(16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
                 let weighted = UInt64((sums &* weights).wrappedSum())
