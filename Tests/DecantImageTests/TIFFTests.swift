@@ -145,6 +145,24 @@ import Testing
         #expect(image.pixels == expected.flatMap { [$0, $0, $0, 255] })
     }
 
+    /// RGB8 strips that stop short, or hold nothing, give black rows for what is missing (the pixel memory of this
+    /// path is not initialised before the strips are decoded into it, so every byte must come from a strip).
+    @Test func shortRGBStripsReadAsBlack() throws {
+        // 4×4 RGB, uncompressed, two strips of two rows (24 bytes each): the first holds 30 bytes of which the first
+        // 10 are its data (the byte count says 10), the second holds nothing.
+        let directory = 8 + 2 + 12 * 9 + 4
+        let samples = (0..<10).map { UInt8(100 + $0) }
+        let bytes = Self.tiff(
+            [
+                (256, 3, 1, 4), (257, 3, 1, 4), (258, 3, 1, 8), (259, 3, 1, 1), (262, 3, 1, 2),
+                (273, 3, 2, directory | directory << 16), (277, 3, 1, 3), (278, 3, 1, 2), (279, 3, 2, 10),
+            ], trailing: samples + [UInt8](repeating: 0xEE, count: 20))
+        let image = try Self.decode(Data(bytes))
+        var expected = samples + [UInt8](repeating: 0, count: 48 - 10)
+        expected = stride(from: 0, to: 48, by: 3).flatMap { [expected[$0], expected[$0 + 1], expected[$0 + 2], 255] }
+        #expect(image.pixels == expected)
+    }
+
     /// Small bodies that claim gigabytes, loop or stop short end in an error, quickly.
     @Test(.timeLimit(.minutes(1)))
     func hostileHeadersThrow() {

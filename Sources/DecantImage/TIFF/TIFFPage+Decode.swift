@@ -26,7 +26,13 @@ extension TIFFPage {
         if bitsPerSample == 8 && samplesPerPixel == 3 && photometric == 2 && sampleFormat == 1 && !isPlanar {
             // Chunky RGB8: the samples are decoded into the last three quarters of the pixel buffer and spread
             // forward to RGBA in place (pixel i is written at 4i, read from count + 3i, never ahead of the reads).
-            var pixels = [UInt8](repeating: 255, count: count * 4)
+            // Not initialised: strips write every byte of their rows (zeros where the data falls short, or an error),
+            // so the samples fill the last three quarters, and the spread writes every pixel. Tiles, which write only
+            // their visible columns, start from initialised memory.
+            var pixels =
+                isTiled
+                ? [UInt8](repeating: 255, count: count * 4)
+                : [UInt8](unsafeUninitializedCapacity: count * 4) { _, initialized in initialized = count * 4 }
             _ = try decodeSamples(into: &pixels, at: count)
             pixels.withUnsafeMutableBufferPointer { buffer in
                 guard let base = buffer.baseAddress, buffer.count == count * 4 else { return }
@@ -206,7 +212,10 @@ extension TIFFPage {
     func decompress(
         _ index: Int, into output: inout [UInt8], at base: Int, count: Int, lzw: inout LZWDecoder?
     ) throws(SerializationError) {
-        guard base >= 0, count >= 0, base <= output.count - count else { return }
+        guard base >= 0, count >= 0, base <= output.count - count else {
+            // Callers size their buffers for every chunk; every byte of `output[base..<base + count]` is written below.
+            throw SerializationError(code: .limitExceeded, message: "The TIFF image's samples do not fit their buffer.")
+        }
         let bytes = decoder.bytes
         let offset = offsets[index]
         let declared = index < byteCounts.count ? byteCounts[index] : (compression == 1 ? count : bytes.count)
