@@ -282,6 +282,30 @@ extension Inflate {
             position &+= (63 &- bitCount) &>> 3
             bitCount |= 56
         }
+        // Drops an entry's code bits (its low six bits are the code length).
+        @inline(__always) func consume(_ entry: UInt32) {
+            bits &>>= UInt64(entry)
+            bitCount &-= HuffmanEntry.length(entry)
+        }
+        // Drops `extra` bits and returns them.
+        @inline(__always) func take(_ extra: UInt64) -> Int {
+            let value = Int(truncatingIfNeeded: bits & ((1 &<< extra) &- 1))
+            bits &>>= extra
+            bitCount &-= Int(extra)
+            return value
+        }
+        // Consumes a root entry that points to a subtable and returns the subtable's entry.
+        @inline(__always) func subtableEntry(_ pointer: UInt32, in table: UnsafeMutablePointer<UInt32>) -> UInt32 {
+            consume(pointer)
+            let mask = (UInt64(1) &<< HuffmanEntry.extra(pointer)) &- 1
+            return table[Int(pointer &>> 16) &+ Int(truncatingIfNeeded: bits & mask)]
+        }
+        // Consumes a literal entry, writes its literal (or pair) and looks up the next entry.
+        @inline(__always) func literal(_ entry: UInt32) -> UInt32 {
+            consume(entry)
+            count &+= Writer.write(entry, at: out + count)
+            return literalTable[Int(truncatingIfNeeded: bits & literalMask)]
+        }
         // The next symbol's root entry is looked up as soon as the previous symbol's bits are dropped, before the
         // refill (which only adds bits above those the buffer holds, and at least the root's 11 are there): the
         // lookup does not wait for the refill.
@@ -290,22 +314,13 @@ extension Inflate {
         while position <= inputEnd && count <= outputEnd {
             refill()
             if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
-                // Up to three literals per refill (15 bits each at most).
-                bits &>>= UInt64(entry)
-                bitCount &-= HuffmanEntry.length(entry)
-                count &+= Writer.write(entry, at: out + count)
-                entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
+                // Up to three literals per refill (15 bits each at most); at least 56 - 3 * 15 = 11 bits remain for
+                // the lookup after the third.
+                entry = literal(entry)
                 if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
-                    bits &>>= UInt64(entry)
-                    bitCount &-= HuffmanEntry.length(entry)
-                    count &+= Writer.write(entry, at: out + count)
-                    entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
+                    entry = literal(entry)
                     if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
-                        bits &>>= UInt64(entry)
-                        bitCount &-= HuffmanEntry.length(entry)
-                        count &+= Writer.write(entry, at: out + count)
-                        // At least 56 - 3 * 15 = 11 bits remain for the next lookup.
-                        entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
+                        entry = literal(entry)
                         continue
                     }
                 }
@@ -313,49 +328,29 @@ extension Inflate {
                 if bitCount < 48 { refill() }
             }
             if entry & HuffmanEntry.kindMask == HuffmanEntry.subtable {
-                bits &>>= UInt64(entry)
-                bitCount &-= HuffmanEntry.length(entry)
-                let subMask = (UInt64(1) &<< HuffmanEntry.extra(entry)) &- 1
-                entry = literalTable[Int(entry &>> 16) &+ Int(truncatingIfNeeded: bits & subMask)]
+                entry = subtableEntry(entry, in: literalTable)
                 if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
-                    bits &>>= UInt64(entry)
-                    bitCount &-= HuffmanEntry.length(entry)
-                    count &+= Writer.write(entry, at: out + count)
-                    // At least 48 - 2 * 15 bits remain.
-                    entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
+                    // At least 48 - 2 * 15 bits remain for the next lookup.
+                    entry = literal(entry)
                     continue
                 }
             }
-            bits &>>= UInt64(entry)
-            bitCount &-= HuffmanEntry.length(entry)
+            consume(entry)
             let kind = entry & HuffmanEntry.kindMask
             if kind != HuffmanEntry.lengthOrDistance {
                 if kind == HuffmanEntry.endOfBlock { return true }
                 throw invalid(at: position, "a literal/length code is invalid (RFC 1951 §3.2.5)")
             }
-            let extra = HuffmanEntry.extra(entry)
-            let length = Int(entry &>> 16) &+ Int(truncatingIfNeeded: bits & ((1 &<< extra) &- 1))
-            bits &>>= extra
-            bitCount &-= Int(extra)
+            let length = Int(entry &>> 16) &+ take(HuffmanEntry.extra(entry))
             var distanceEntry = distanceTable[Int(truncatingIfNeeded: bits & distanceMask)]
             if distanceEntry & HuffmanEntry.kindMask == HuffmanEntry.subtable {
-                bits &>>= UInt64(distanceEntry)
-                bitCount &-= HuffmanEntry.length(distanceEntry)
-                let subMask = (UInt64(1) &<< HuffmanEntry.extra(distanceEntry)) &- 1
-                distanceEntry =
-                    distanceTable[
-                        Int(distanceEntry &>> 16) &+ Int(truncatingIfNeeded: bits & subMask)]
+                distanceEntry = subtableEntry(distanceEntry, in: distanceTable)
             }
-            bits &>>= UInt64(distanceEntry)
-            bitCount &-= HuffmanEntry.length(distanceEntry)
+            consume(distanceEntry)
             guard distanceEntry & HuffmanEntry.kindMask == HuffmanEntry.lengthOrDistance else {
                 throw invalid(at: position, "a distance code is invalid (RFC 1951 §3.2.5)")
             }
-            let distanceExtra = HuffmanEntry.extra(distanceEntry)
-            let distance =
-                Int(distanceEntry &>> 16) &+ Int(truncatingIfNeeded: bits & ((1 &<< distanceExtra) &- 1))
-            bits &>>= distanceExtra
-            bitCount &-= Int(distanceExtra)
+            let distance = Int(distanceEntry &>> 16) &+ take(HuffmanEntry.extra(distanceEntry))
             guard distance <= count else {
                 throw invalid(
                     at: position,
