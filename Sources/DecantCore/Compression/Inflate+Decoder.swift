@@ -157,52 +157,34 @@ extension Inflate {
         return entry
     }
 
-    /// The hot loop: decodes one Huffman-coded block.
+    /// Decodes one Huffman-coded block: the fast loop does most of it; this loop decodes one literal (or pair) or
+    /// one match at a time where the fast loop cannot run, near the end of the input or of the output buffer (growing
+    /// it when it is full), then hands back.
     ///
-    /// A refill leaves at least 56 bits in the buffer: enough for three literals (15 bits each at most), or for a
-    /// whole length/distance pair after its length code (5 + 15 + 13 = 33 bits at most). So literals are decoded up
-    /// to three per refill, and a pair never needs a refill in its middle.
+    /// A refill leaves at least 56 bits in the buffer: enough for a literal code, or for a whole length/distance pair
+    /// (15 + 5 + 15 + 13 = 48 bits at most), so a symbol never needs a refill in its middle.
     ///
     /// `pairs` says whether the literal table holds pairs; the fast loop is specialised for each case.
     static func huffmanBlock(
         _ reader: inout BitReader, literals: HuffmanTable, distances: HuffmanTable, pairs: Bool,
         _ output: inout OutputBuffer
     ) throws(SerializationError) {
-        let literalTable = literals.storage
-        let distanceTable = distances.storage
         let literalMask = UInt64(1 << literals.rootBits) - 1
         let distanceMask = UInt64(1 << distances.rootBits) - 1
-        var out = output.base
-        var count = output.count
-        var limitCount = output.growable ? output.capacity : output.limit
-        var slackCount = output.capacity + OutputBuffer.slack
-        defer { output.count = count }
         while true {
-            // Most of a block is decoded by the fast loop, which needs room in the input and the output; the rest of
-            // this loop decodes one literal run or match at a time near either end, then tries the fast loop again.
-            output.count = count
             let ended =
                 pairs
                 ? try fastHuffmanLoop(&reader, literals: literals, distances: distances, LiteralPairs.self, &output)
                 : try fastHuffmanLoop(&reader, literals: literals, distances: distances, SingleLiterals.self, &output)
-            count = output.count
             if ended { return }
             try reader.refill()
-            let entry = decodeSymbol(literalTable, mask: literalMask, &reader)
+            let entry = decodeSymbol(literals.storage, mask: literalMask, &reader)
             if entry & HuffmanEntry.kindMask == HuffmanEntry.literal {
-                // Near either end (the fast loop does the rest): one literal or pair at a time, growing the buffer
-                // when it is full.
-                let literals = HuffmanEntry.literalCount(entry)
-                if count &+ literals > limitCount {
-                    output.count = count
-                    try output.reserve(literals)
-                    out = output.base
-                    limitCount = output.growable ? output.capacity : output.limit
-                    slackCount = output.capacity + OutputBuffer.slack
-                }
-                out[count] = UInt8(truncatingIfNeeded: entry >> 16)
-                if literals == 2 { out[count + 1] = UInt8(truncatingIfNeeded: entry >> 24) }
-                count &+= literals
+                let count = HuffmanEntry.literalCount(entry)
+                try output.reserve(count)
+                output.base[output.count] = UInt8(truncatingIfNeeded: entry >> 16)
+                if count == 2 { output.base[output.count + 1] = UInt8(truncatingIfNeeded: entry >> 24) }
+                output.count &+= count
                 continue
             }
             let kind = entry & HuffmanEntry.kindMask
@@ -210,32 +192,22 @@ extension Inflate {
                 if kind == HuffmanEntry.endOfBlock { return }
                 throw invalid(at: reader.position, "a literal/length code is invalid (RFC 1951 §3.2.5)")
             }
-            let extra = HuffmanEntry.extra(entry)
-            let length = Int(entry >> 16) &+ Int(truncatingIfNeeded: reader.buffer & ((1 << extra) &- 1))
-            reader.drop(Int(extra))
-            let distanceEntry = decodeSymbol(distanceTable, mask: distanceMask, &reader)
+            let length = Int(entry >> 16) &+ Int(reader.take(Int(HuffmanEntry.extra(entry))))
+            let distanceEntry = decodeSymbol(distances.storage, mask: distanceMask, &reader)
             guard distanceEntry & HuffmanEntry.kindMask == HuffmanEntry.lengthOrDistance else {
                 throw invalid(at: reader.position, "a distance code is invalid (RFC 1951 §3.2.5)")
             }
-            let distanceExtra = HuffmanEntry.extra(distanceEntry)
-            let distance =
-                Int(distanceEntry >> 16) &+ Int(truncatingIfNeeded: reader.buffer & ((1 << distanceExtra) &- 1))
-            reader.drop(Int(distanceExtra))
-            guard distance <= count else {
+            let distance = Int(distanceEntry >> 16) &+ Int(reader.take(Int(HuffmanEntry.extra(distanceEntry))))
+            guard distance <= output.count else {
                 throw invalid(
                     at: reader.position,
-                    "a match refers to \(distance) bytes back, before the start of the "
-                        + "data (RFC 1951 §3.2.5)")
+                    "a match refers to \(distance) bytes back, before the start of the data (RFC 1951 §3.2.5)")
             }
-            if count &+ length > limitCount {
-                output.count = count
-                try output.reserve(length)
-                out = output.base
-                limitCount = output.growable ? output.capacity : output.limit
-                slackCount = output.capacity + OutputBuffer.slack
-            }
-            copyMatch(to: out + count, distance: distance, length: length, wordsFit: count &+ length &+ 8 <= slackCount)
-            count &+= length
+            try output.reserve(length)
+            copyMatch(
+                to: output.base + output.count, distance: distance, length: length,
+                wordsFit: output.count &+ length &+ 8 <= output.capacity + OutputBuffer.slack)
+            output.count &+= length
         }
     }
 
