@@ -163,6 +163,46 @@ import Testing
         #expect(image.pixels == expected)
     }
 
+    /// A strip of a megabyte of random bytes, LZW, Deflate or PackBits compressed, in a valid 1024×1024 RGB directory:
+    /// it ends fast, in an image or an error the data explains (never a crash or a hang).
+    @Test(.timeLimit(.minutes(1)), arguments: [5, 8, 32773])
+    func aMegabyteOfGarbageAsAStrip(compression: Int) throws {
+        var generator = SplitMix64(state: UInt64(compression))
+        let garbage = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let data = 8 + 2 + 12 * 9 + 4
+        let bytes = Self.tiff(
+            [
+                (256, 3, 1, 1024), (257, 3, 1, 1024), (258, 3, 1, 8), (259, 3, 1, compression), (262, 3, 1, 2),
+                (273, 4, 1, data), (277, 3, 1, 3), (278, 3, 1, 1024), (279, 4, 1, garbage.count),
+            ], trailing: garbage)
+        do {
+            let image = try Self.decode(Data(bytes))
+            #expect(compression != 8, "random bytes are no zlib stream")
+            #expect(image.width == 1024 && image.height == 1024)
+        } catch {
+            #expect(error.code == .invalidBody)
+            #expect(error.message.contains(compression == 8 ? "cannot be inflated" : "LZW"))
+        }
+    }
+
+    /// A Deflate strip of a few kilobytes that inflates to 50 MB, in a 16×16 image, is stopped at what the strip can
+    /// hold (plus 64 KiB), fast. The stream is Python's `zlib` on 50 MB of zeros.
+    @Test(.enabled(if: Python.isAvailable, "needs python3"), .timeLimit(.minutes(1)))
+    func aDeflateStripThatClaimsFiftyMegabytesIsStopped() throws {
+        let stream = [UInt8](
+            try Python.run("import sys, zlib; sys.stdout.buffer.write(zlib.compress(bytes(50_000_000), 9))"))
+        #expect(stream.count < 100_000)
+        let data = 8 + 2 + 12 * 9 + 4
+        let bytes = Self.tiff(
+            [
+                (256, 3, 1, 16), (257, 3, 1, 16), (258, 3, 1, 8), (259, 3, 1, 8), (262, 3, 1, 2),
+                (273, 4, 1, data), (277, 3, 1, 3), (278, 3, 1, 16), (279, 4, 1, stream.count),
+            ], trailing: stream)
+        #expect { _ = try Self.decode(Data(bytes)) } throws: { error in
+            (error as? SerializationError)?.code == .limitExceeded
+        }
+    }
+
     /// Small bodies that claim gigabytes, loop or stop short end in an error, quickly.
     @Test(.timeLimit(.minutes(1)))
     func hostileHeadersThrow() {
