@@ -10,7 +10,7 @@ struct JPEGComponent {
     /// The quantization table selector (Tqi), 0...3.
     var quantizationSelector: Int
     /// The quantization table in natural order, latched when the component's first scan starts (T.81 §B.2.4.1).
-    var quantization: [Int32]?
+    var quantization: [Int16]?
     /// The component's size in samples: the image size scaled by its sampling factors, rounded up (T.81 §A.1.1).
     var width: Int, height: Int
     /// The blocks the frame's MCUs cover, per row and per column (at least the blocks that hold samples).

@@ -51,8 +51,7 @@ extension JPEGDecoder {
     func transform(_ index: Int, blockRows: Range<Int>, heldFrom: Int, into output: UnsafeMutablePointer<UInt8>) {
         let component = components[index]
         let stride = component.blocksPerLine * 8
-        let quantization = component.quantization ?? [Int32](repeating: 0, count: 64)
-        var workspace = [Int32](repeating: 0, count: 64)
+        let quantization = component.quantization ?? [Int16](repeating: 0, count: 64)
         let columns = min(component.blocksPerLine, component.usedBlocksPerLine + 1)
         let coefficientBase = component.coefficients.pointer
         let heldRows = component.coefficients.count / max(1, component.blocksPerLine * 64)
@@ -60,15 +59,12 @@ extension JPEGDecoder {
             blockRows.lowerBound >= 0, blockRows.upperBound <= component.blocksPerColumn
         else { return }
         quantization.withUnsafeBufferPointer { quantization in
-            workspace.withUnsafeMutableBufferPointer { workspace in
-                guard let table = quantization.baseAddress, let work = workspace.baseAddress else { return }
-                for (held, row) in zip(heldFrom..., blockRows) {
-                    for column in 0..<columns {
-                        JPEGIDCT.inverse(
-                            coefficientBase + (held * component.blocksPerLine + column) * 64,
-                            quantization: table, workspace: work,
-                            output: output + row * 8 * stride + column * 8, stride: stride)
-                    }
+            guard let table = quantization.baseAddress else { return }
+            for (held, row) in zip(heldFrom..., blockRows) {
+                for column in 0..<columns {
+                    JPEGIDCT.inverse(
+                        coefficientBase + (held * component.blocksPerLine + column) * 64, quantization: table,
+                        output: output + row * 8 * stride + column * 8, stride: stride)
                 }
             }
         }

@@ -38,8 +38,9 @@ struct JPEGDecoder {
     let bytes: [UInt8]
     /// The decoding options (limits).
     let options: ImageDecodingOptions
-    /// Quantization tables 0...3 in natural order.
-    var quantizationTables: [[Int32]?] = [nil, nil, nil, nil]
+    /// Quantization tables 0...3 in natural order, in 16 bits as libjpeg-turbo keeps them (a 16-bit table's values
+    /// above 32767 wrap; real tables stay far below).
+    var quantizationTables: [[Int16]?] = [nil, nil, nil, nil]
     /// DC Huffman tables 0...3; 0 and 1 start as the typical tables of T.81 Annex K.3, as in libjpeg, for streams
     /// that define none (Motion-JPEG).
     var dcTables: [JPEGHuffmanTable?] = [.dcLuminance, .dcChrominance, nil, nil]
@@ -323,10 +324,10 @@ struct JPEGDecoder {
             guard offset + 1 + size <= segment.upperBound else {
                 throw Self.invalid(offset, "a DQT table runs past the end of its segment")
             }
-            var table = [Int32](repeating: 0, count: 64)
+            var table = [Int16](repeating: 0, count: 64)
             for k in 0..<64 {
                 let value = precision == 0 ? Int(bytes[offset + 1 + k]) : uint16(at: offset + 1 + 2 * k)
-                table[Self.naturalOrder[k]] = Int32(value)
+                table[Self.naturalOrder[k]] = Int16(truncatingIfNeeded: value)
             }
             quantizationTables[selector] = table
             offset += 1 + size
