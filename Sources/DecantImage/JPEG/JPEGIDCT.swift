@@ -207,10 +207,11 @@ enum JPEGIDCT {
                 // without masking: the bits from `shift` up, shifted to the top half and back.
                 Narrow(truncatingIfNeeded: ((value &+ round) &<< (16 &- shift)) &>> 16)
             }
-            columns = transposed((
-                descale(out.0), descale(out.1), descale(out.2), descale(out.3), descale(out.4), descale(out.5),
-                descale(out.6), descale(out.7)
-            ))
+            columns = transposed(
+                (
+                    descale(out.0), descale(out.1), descale(out.2), descale(out.3), descale(out.4), descale(out.5),
+                    descale(out.6), descale(out.7)
+                ))
         }
         // Pass 2: the eight rows at once (each lane one row), removing both scalings and the factor 8 of the 2-D
         // transform, level shifting by 128 (folded into the rounding term) and clamping, then transposed back.
@@ -221,10 +222,11 @@ enum JPEGIDCT {
         @inline(__always) func descale(_ value: Wide) -> Narrow {
             Narrow(truncatingIfNeeded: (value &+ round) &>> shift)
         }
-        let rows = transposed((
-            descale(out.0), descale(out.1), descale(out.2), descale(out.3), descale(out.4), descale(out.5),
-            descale(out.6), descale(out.7)
-        ))
+        let rows = transposed(
+            (
+                descale(out.0), descale(out.1), descale(out.2), descale(out.3), descale(out.4), descale(out.5),
+                descale(out.6), descale(out.7)
+            ))
         let zero = Narrow(repeating: 0)
         let maximum = Narrow(repeating: 255)
         @inline(__always) func store(_ row: Narrow, _ index: Int) {
