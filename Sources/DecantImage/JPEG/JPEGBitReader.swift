@@ -4,8 +4,8 @@ import DecantCore
 /// `FF 00` read as `FF`, and zero bits once a marker or the end of the body is reached, so that decoding stays in
 /// bounds. Reading past the end of the body is remembered, and ``checkNotPastEnd()`` turns it into an error.
 struct JPEGBitReader {
-    /// The whole body.
-    let bytes: [UInt8]
+    /// The whole body, which the caller keeps alive while the reader is used.
+    let bytes: UnsafeBufferPointer<UInt8>
     /// The offset of the next byte to load.
     private(set) var position: Int
     /// Buffered bits, right-aligned: the next bit to read is bit `count - 1`.
@@ -20,14 +20,29 @@ struct JPEGBitReader {
     private(set) var reachedEnd = false
 
     /// Creates a reader of the entropy-coded data starting at `position`.
-    init(bytes: [UInt8], position: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, position: Int) {
         self.bytes = bytes
         self.position = position
     }
 
-    /// Loads bytes until more than 56 bits are buffered, padding with zeros at a marker or the end of the body.
+    /// Loads bytes until at least 56 bits are buffered, padding with zeros at a marker or the end of the body.
     @inline(never)
     private mutating func fill() {
+        // Most of the time: eight bytes at hand and none of them FF (so no stuffing and no marker): take all the
+        // whole bytes that fit at once.
+        if !reachedMarker, bytes.count &- position >= 8, let base = bytes.baseAddress {
+            let word = UInt64(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+            // A byte of `~word` is zero exactly where `word` has an FF.
+            let inverted = ~word
+            if (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080 == 0 {
+                let taken = (63 &- count) &>> 3  // 1...7 bytes, as count <= 56
+                let newBits = taken &* 8
+                bits = bits &<< UInt64(newBits) | word &>> UInt64(64 &- newBits)
+                count &+= newBits
+                position &+= taken
+                return
+            }
+        }
         while count <= 56 {
             var byte: UInt8 = 0
             if reachedMarker || reachedEnd {
@@ -98,14 +113,22 @@ struct JPEGBitReader {
     ///
     /// - Throws: `invalidBody` when the next 16 bits start no code of the table (corrupt data).
     @inline(__always)
-    mutating func decode(_ table: JPEGHuffmanTable) throws(SerializationError) -> Int {
+    mutating func decode(_ table: JPEGHuffmanTable.Reference) throws(SerializationError) -> Int {
         if count < 16 { fill() }
         let peek = Int((bits >> UInt64(count - JPEGHuffmanTable.lookupBits)) & 0x1FF)
-        let entry = table.lookup[peek]
+        let entry = table.fastLookup[peek]
         if entry != 0 {
             count -= Int(entry >> 8)
             return Int(entry & 0xFF)
         }
+        return try decodeLong(table.table)
+    }
+
+    /// Decodes a code longer than the lookup table resolves (at least 16 bits are buffered).
+    ///
+    /// - Throws: `invalidBody` when the next 16 bits start no code of the table (corrupt data).
+    @inline(never)
+    private mutating func decodeLong(_ table: JPEGHuffmanTable) throws(SerializationError) -> Int {
         // At most 16 bits are looked at: the buffer holds at least that many here.
         var length = JPEGHuffmanTable.lookupBits + 1
         var code = Int32((bits >> UInt64(count - length)) & ((1 << UInt64(length)) - 1))
@@ -138,8 +161,10 @@ struct JPEGBitReader {
     ///   when the size is 0).
     /// - Throws: `invalidBody` when the next 16 bits start no code of the table (corrupt data).
     @inline(__always)
-    mutating func decodeValue(_ table: JPEGHuffmanTable) throws(SerializationError) -> (symbol: Int, value: Int) {
-        // After a refill at least 57 bits are buffered: 16 for the code and 15 for the value fit.
+    mutating func decodeValue(
+        _ table: JPEGHuffmanTable.Reference
+    ) throws(SerializationError) -> (symbol: Int, value: Int) {
+        // After a refill at least 56 bits are buffered: 16 for the code and 15 for the value fit.
         if count < 32 { fill() }
         let peek = Int(truncatingIfNeeded: (bits &>> UInt64(count &- JPEGHuffmanTable.lookupBits)) & 0x1FF)
         let fast = table.fastValue[peek]
@@ -154,7 +179,7 @@ struct JPEGBitReader {
             count &-= Int(entry &>> 8)
             symbol = Int(entry & 0xFF)
         } else {
-            symbol = try decode(table)
+            symbol = try decodeLong(table.table)
         }
         let size = symbol & 15
         guard size > 0 else { return (symbol, 0) }

@@ -17,8 +17,6 @@ struct JPEGComponent {
     var blocksPerLine: Int, blocksPerColumn: Int
     /// The coefficients, 64 per block in natural order, blocks row by row.
     var coefficients: JPEGCoefficients
-    /// The DC predictor of the scan being decoded (T.81 §F.2.1.3.1).
-    var dcPredictor = 0
     /// The DC and AC Huffman table selectors of the scan being decoded.
     var dcTable = 0, acTable = 0
 

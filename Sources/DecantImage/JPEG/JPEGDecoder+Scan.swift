@@ -90,12 +90,47 @@ extension JPEGDecoder {
         return try decodeScanData(scan, at: segment.upperBound)
     }
 
+    /// What decoding a block of one of a scan's components needs, resolved once per scan: plain values and
+    /// pointers, so that the per-block code neither retains nor checks anything.
+    struct ScanComponent {
+        /// The component's DC and AC Huffman tables for this scan (the decoder's table arrays keep them alive).
+        let dc: JPEGHuffmanTable.Reference, ac: JPEGHuffmanTable.Reference
+        /// The component's coefficient storage.
+        let coefficients: UnsafeMutablePointer<Int16>
+        /// The component's blocks per row of its coefficient storage, and its sampling factors.
+        let blocksPerLine: Int, horizontal: Int, vertical: Int
+        /// The DC predictor (T.81 §F.2.1.3.1), reset at the scan's start and at each restart marker.
+        var predictor = 0
+    }
+
     /// Decodes the entropy-coded data of `scan` starting at `position`.
     ///
     /// - Returns: the offset just past the data.
     mutating func decodeScanData(_ scan: Scan, at position: Int) throws(SerializationError) -> Int {
-        var reader = JPEGBitReader(bytes: bytes, position: position)
-        for index in scan.components { components[index].dcPredictor = 0 }
+        // The reader reads the body in place; a local reference to it, so that `self` stays free to change.
+        let body = bytes
+        let parts = UnsafeMutableBufferPointer<ScanComponent>.allocate(capacity: scan.components.count)
+        defer { parts.deallocate() }
+        for (slot, index) in scan.components.enumerated() {
+            let component = components[index]
+            (parts.baseAddress! + slot).initialize(
+                to: ScanComponent(
+                    dc: dcTables[component.dcTable].orEmpty.reference, ac: acTables[component.acTable].orEmpty.reference,
+                    coefficients: component.coefficients.pointer, blocksPerLine: component.blocksPerLine,
+                    horizontal: component.horizontal, vertical: component.vertical))
+        }
+        return try body.withUnsafeBufferPointer { (buffer) throws(SerializationError) -> Int in
+            try decodeScanData(scan, parts: parts, reader: JPEGBitReader(bytes: buffer, position: position))
+        }
+    }
+
+    /// Decodes the entropy-coded data of `scan` with `reader`, `parts` holding its components in scan order.
+    ///
+    /// - Returns: the offset just past the data.
+    mutating func decodeScanData(
+        _ scan: Scan, parts: UnsafeMutableBufferPointer<ScanComponent>, reader: JPEGBitReader
+    ) throws(SerializationError) -> Int {
+        var reader = reader
         endOfBandRun = 0
         // The units of the scan: one block each when it has one component, covering only the blocks that hold
         // samples (T.81 §A.2.2); MCUs of every component's blocks when it is interleaved.
@@ -123,7 +158,7 @@ extension JPEGDecoder {
                     guard reader.restart() else {
                         throw Self.invalid(reader.position, "an expected restart marker (RSTn) is missing")
                     }
-                    for index in scan.components { components[index].dcPredictor = 0 }
+                    for slot in parts.indices { parts[slot].predictor = 0 }
                     endOfBandRun = 0
                 }
                 resynchronised = false
@@ -134,7 +169,7 @@ extension JPEGDecoder {
                         pendingRow = unitRow
                     }
                 }
-                try decodeUnit(scan, unit, unitsPerLine: unitsPerLine, interleaved: interleaved, &reader)
+                try decodeUnit(scan, unit, unitsPerLine: unitsPerLine, interleaved: interleaved, parts, &reader)
                 if (unit + 1) % unitsPerLine == 0 { try reader.checkNotPastEnd() }
                 unit += 1
             } catch {
@@ -147,7 +182,7 @@ extension JPEGDecoder {
                     reader.restart()
                 else { return reader.position }
                 unit = (unit / restartInterval + 1) * restartInterval
-                for index in scan.components { components[index].dcPredictor = 0 }
+                for slot in parts.indices { parts[slot].predictor = 0 }
                 endOfBandRun = 0
                 resynchronised = true
             }
@@ -181,71 +216,71 @@ extension JPEGDecoder {
     /// Decodes unit `unit` of `scan`: one block of its component, or one MCU when it is `interleaved`.
     @inline(__always)
     mutating func decodeUnit(
-        _ scan: Scan, _ unit: Int, unitsPerLine: Int, interleaved: Bool, _ reader: inout JPEGBitReader
+        _ scan: Scan, _ unit: Int, unitsPerLine: Int, interleaved: Bool,
+        _ parts: UnsafeMutableBufferPointer<ScanComponent>, _ reader: inout JPEGBitReader
     ) throws(SerializationError) {
         let unitRow = unit / unitsPerLine
         let unitColumn = unit - unitRow * unitsPerLine
         // The coefficient row of the unit: a sequential frame keeps only the current row of units.
         let heldRow = samples == nil ? unitRow : 0
-        // Only numbers are taken from a component: a copy of it would share its coefficients and make every write
-        // below copy them all.
+        guard let first = parts.baseAddress else { return }
         guard interleaved else {
-            let index = scan.components[0]
-            let block = (heldRow * components[index].blocksPerLine + unitColumn) * 64
-            try decodeBlock(scan, component: index, block: components[index].coefficients.pointer + block, &reader)
+            let block = (heldRow * first.pointee.blocksPerLine + unitColumn) * 64
+            try decodeBlock(scan, first, block: first.pointee.coefficients + block, &reader)
             return
         }
-        for index in scan.components {
-            let vertical = components[index].vertical
-            let horizontal = components[index].horizontal
-            let blocksPerLine = components[index].blocksPerLine
-            let base = components[index].coefficients.pointer
+        for slot in 0..<parts.count {
+            let part = first + slot
+            let vertical = part.pointee.vertical
+            let horizontal = part.pointee.horizontal
+            let blocksPerLine = part.pointee.blocksPerLine
+            let base = part.pointee.coefficients
             for v in 0..<vertical {
+                let row = heldRow * vertical + v
                 for h in 0..<horizontal {
-                    let row = heldRow * vertical + v
                     let column = unitColumn * horizontal + h
-                    try decodeBlock(scan, component: index, block: base + (row * blocksPerLine + column) * 64, &reader)
+                    try decodeBlock(scan, part, block: base + (row * blocksPerLine + column) * 64, &reader)
                 }
             }
         }
     }
 
-    /// Decodes one block of `scan` for component `index` into its 64 coefficients at `block`.
+    /// Decodes one block of `scan` for the component `part` into its 64 coefficients at `block`.
     @inline(__always)
     mutating func decodeBlock(
-        _ scan: Scan, component index: Int, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
+        _ scan: Scan, _ part: UnsafeMutablePointer<ScanComponent>, block: UnsafeMutablePointer<Int16>,
+        _ reader: inout JPEGBitReader
     ) throws(SerializationError) {
         if !isProgressive {
-            try decodeSequentialBlock(component: index, block: block, &reader)
+            try Self.decodeSequentialBlock(part, block: block, &reader)
         } else if scan.start == 0 {
             if scan.high == 0 {
                 // DC first scan (T.81 §G.1.2.1).
-                let difference = try reader.decodeValue(dcTables[components[index].dcTable].orEmpty).value
-                let predictor = components[index].dcPredictor + difference
-                components[index].dcPredictor = predictor
+                let difference = try reader.decodeValue(part.pointee.dc).value
+                let predictor = part.pointee.predictor &+ difference
+                part.pointee.predictor = predictor
                 block[0] = Int16(truncatingIfNeeded: predictor << scan.low)
             } else if reader.bit() == 1 {
                 // DC refinement: one more bit of the DC coefficient.
                 block[0] |= Int16(truncatingIfNeeded: 1 << scan.low)
             }
         } else if scan.high == 0 {
-            try decodeACFirst(scan, component: index, block: block, &reader)
+            try decodeACFirst(scan, part.pointee.ac, block: block, &reader)
         } else {
-            try decodeACRefinement(scan, component: index, block: block, &reader)
+            try decodeACRefinement(scan, part.pointee.ac, block: block, &reader)
         }
     }
 
     /// Decodes a sequential block: the DC difference and the run-length coded AC coefficients (T.81 §F.2.2).
     @inline(__always)
-    mutating func decodeSequentialBlock(
-        component index: Int, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
+    static func decodeSequentialBlock(
+        _ part: UnsafeMutablePointer<ScanComponent>, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
     ) throws(SerializationError) {
         let order = Self.naturalOrderTable
-        let dcTable = dcTables[components[index].dcTable].orEmpty
-        let acTable = acTables[components[index].acTable].orEmpty
-        let predictor = components[index].dcPredictor &+ (try reader.decodeValue(dcTable)).value
-        components[index].dcPredictor = predictor
+        let predictor = part.pointee.predictor &+ (try reader.decodeValue(part.pointee.dc)).value
+        part.pointee.predictor = predictor
         block[0] = Int16(truncatingIfNeeded: predictor)
+        let acTable = part.pointee.ac
         var k = 1
         while k < 64 {
             let (symbol, decoded) = try reader.decodeValue(acTable)
@@ -265,14 +300,14 @@ extension JPEGDecoder {
 
     /// Decodes the first AC scan of a band (T.81 §G.1.2.2), with end-of-band runs across blocks.
     mutating func decodeACFirst(
-        _ scan: Scan, component index: Int, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
+        _ scan: Scan, _ table: JPEGHuffmanTable.Reference, block: UnsafeMutablePointer<Int16>,
+        _ reader: inout JPEGBitReader
     ) throws(SerializationError) {
         if endOfBandRun > 0 {
             endOfBandRun -= 1
             return
         }
         let order = Self.naturalOrderTable
-        let table = acTables[components[index].acTable].orEmpty
         var k = scan.start
         while k <= scan.end {
             let (symbol, decoded) = try reader.decodeValue(table)
@@ -295,7 +330,8 @@ extension JPEGDecoder {
     /// Decodes an AC refinement scan (T.81 §G.1.2.3): one more bit of each coefficient already non-zero, and new
     /// coefficients of magnitude `1 << Al`.
     mutating func decodeACRefinement(
-        _ scan: Scan, component index: Int, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
+        _ scan: Scan, _ table: JPEGHuffmanTable.Reference, block: UnsafeMutablePointer<Int16>,
+        _ reader: inout JPEGBitReader
     ) throws(SerializationError) {
         let order = Self.naturalOrderTable
         let positive = 1 << scan.low
@@ -310,7 +346,6 @@ extension JPEGDecoder {
             }
         }
         if endOfBandRun == 0 {
-            let table = acTables[components[index].acTable].orEmpty
             while k <= scan.end {
                 let symbol = try reader.decode(table)
                 var run = symbol >> 4

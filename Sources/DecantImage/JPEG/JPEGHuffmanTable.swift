@@ -83,6 +83,23 @@ final class JPEGHuffmanTable: @unchecked Sendable {
 }
 
 extension JPEGHuffmanTable {
+    /// A table as the decoding loops hold it: its lookup tables' addresses and an unretained reference for the rare
+    /// long code. Copying one costs no reference counting; whoever makes one keeps the table alive while it is used
+    /// (the decoder's table arrays, which no segment can change in the middle of a scan).
+    struct Reference {
+        /// The table's ``JPEGHuffmanTable/fastValue``.
+        let fastValue: UnsafePointer<Int32>
+        /// The table's ``JPEGHuffmanTable/fastLookup``.
+        let fastLookup: UnsafePointer<UInt16>
+        /// The table, for codes longer than the lookup resolves.
+        unowned(unsafe) let table: JPEGHuffmanTable
+    }
+
+    /// The table as the decoding loops hold it.
+    var reference: Reference {
+        Reference(fastValue: UnsafePointer(fastValue), fastLookup: UnsafePointer(fastLookup), table: self)
+    }
+
     /// A table without codes: every lookup fails, so decoding with it throws.
     static let empty = JPEGHuffmanTable()
 

@@ -227,11 +227,13 @@ enum JPEGIDCT {
                 descale(out.0), descale(out.1), descale(out.2), descale(out.3), descale(out.4), descale(out.5),
                 descale(out.6), descale(out.7)
             ))
-        let zero = Narrow(repeating: 0)
         let maximum = Narrow(repeating: 255)
         @inline(__always) func store(_ row: Narrow, _ index: Int) {
-            // Clamped to 0...255 in 16-bit lanes, then narrowed: one saturating pack on SSE2.
-            let clamped = pointwiseMax(pointwiseMin(row, maximum), zero)
+            // Clamped to 0...255 in 16-bit lanes with masks (the generic pointwise functions are not always inlined),
+            // then narrowed: the compiler makes the whole of it one saturating pack on SSE2.
+            let low = row & ~(row &>> 15)  // negative lanes become 0
+            let over = (maximum &- low) &>> 15  // all ones where low > 255
+            let clamped = (low & ~over) | (maximum & over)
             UnsafeMutableRawPointer(output + index &* stride).storeBytes(
                 of: SIMD8<UInt8>(truncatingIfNeeded: clamped), as: SIMD8<UInt8>.self)
         }
