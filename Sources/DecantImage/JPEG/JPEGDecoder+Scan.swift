@@ -113,11 +113,13 @@ extension JPEGDecoder {
         defer { parts.deallocate() }
         for (slot, index) in scan.components.enumerated() {
             let component = components[index]
-            (parts.baseAddress! + slot).initialize(
+            parts.initializeElement(
+                at: slot,
                 to: ScanComponent(
-                    dc: dcTables[component.dcTable].orEmpty.reference, ac: acTables[component.acTable].orEmpty.reference,
-                    coefficients: component.coefficients.pointer, blocksPerLine: component.blocksPerLine,
-                    horizontal: component.horizontal, vertical: component.vertical))
+                    dc: dcTables[component.dcTable].orEmpty.reference,
+                    ac: acTables[component.acTable].orEmpty.reference, coefficients: component.coefficients.pointer,
+                    blocksPerLine: component.blocksPerLine, horizontal: component.horizontal,
+                    vertical: component.vertical))
         }
         return try body.withUnsafeBufferPointer { (buffer) throws(SerializationError) -> Int in
             try decodeScanData(scan, parts: parts, reader: JPEGBitReader(bytes: buffer, position: position))
