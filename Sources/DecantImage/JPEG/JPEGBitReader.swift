@@ -26,7 +26,11 @@ struct JPEGBitReader {
     }
 
     /// Loads bytes until at least 56 bits are buffered, padding with zeros at a marker or the end of the body.
-    @inline(never)
+    ///
+    /// Inlined into the decoding loops, which copy the reader into a local variable so that its state stays in
+    /// registers: the common case is inline, and the rest goes through a function that takes and returns the reader
+    /// by value (so that the local's address is never taken).
+    @inline(__always)
     private mutating func fill() {
         // Most of the time: eight bytes at hand and none of them FF (so no stuffing and no marker): take all the
         // whole bytes that fit at once.
@@ -43,6 +47,20 @@ struct JPEGBitReader {
                 return
             }
         }
+        self = Self.filledByteByByte(self)
+    }
+
+    /// `reader` after ``fillByteByByte()``.
+    @inline(never)
+    private static func filledByteByByte(_ reader: JPEGBitReader) -> JPEGBitReader {
+        var reader = reader
+        reader.fillByteByByte()
+        return reader
+    }
+
+    /// Loads bytes one at a time until more than 56 bits are buffered: stuffed bytes, markers and the end of the
+    /// body.
+    private mutating func fillByteByByte() {
         while count <= 56 {
             var byte: UInt8 = 0
             if reachedMarker || reachedEnd {
@@ -127,8 +145,21 @@ struct JPEGBitReader {
     /// Decodes a code longer than the lookup table resolves (at least 16 bits are buffered).
     ///
     /// - Throws: `invalidBody` when the next 16 bits start no code of the table (corrupt data).
-    @inline(never)
+    @inline(__always)
     private mutating func decodeLong(_ table: JPEGHuffmanTable) throws(SerializationError) -> Int {
+        let (symbol, length) = try Self.longCode(bits: bits, count: count, table: table, position: position)
+        count &-= length
+        return symbol
+    }
+
+    /// The symbol and length of the code longer than 9 bits at the top of the `count` bits of `bits` (at least 16),
+    /// by the per-length maximum codes of T.81 §F.2.2.3.
+    ///
+    /// - Throws: `invalidBody` when the next 16 bits start no code of the table (corrupt data).
+    @inline(never)
+    private static func longCode(
+        bits: UInt64, count: Int, table: JPEGHuffmanTable, position: Int
+    ) throws(SerializationError) -> (symbol: Int, length: Int) {
         // At most 16 bits are looked at: the buffer holds at least that many here.
         var length = JPEGHuffmanTable.lookupBits + 1
         var code = Int32((bits >> UInt64(count - length)) & ((1 << UInt64(length)) - 1))
@@ -144,13 +175,12 @@ struct JPEGBitReader {
                     + "the scan's table (T.81 §F.2.2.3). The file is damaged; re-encode or re-download it.",
                 offset: position)
         }
-        count -= length
         let index = Int(code + table.valueOffset[length])
         guard index >= 0 && index < table.symbols.count else {
             throw SerializationError(
                 code: .invalidBody, message: "The JPEG image's Huffman table is inconsistent.", offset: position)
         }
-        return Int(table.symbols[index])
+        return (Int(table.symbols[index]), length)
     }
 
     /// Decodes one Huffman-coded symbol with `table` and the `symbol & 15` extra bits that follow it, extended to a

@@ -99,6 +99,8 @@ extension JPEGDecoder {
         let coefficients: UnsafeMutablePointer<Int16>
         /// The component's blocks per row of its coefficient storage, and its sampling factors.
         let blocksPerLine: Int, horizontal: Int, vertical: Int
+        /// ``JPEGDecoder/naturalOrderTable``, read once per scan rather than once per block.
+        let order: UnsafePointer<Int>
         /// The DC predictor (T.81 §F.2.1.3.1), reset at the scan's start and at each restart marker.
         var predictor = 0
     }
@@ -119,7 +121,7 @@ extension JPEGDecoder {
                     dc: dcTables[component.dcTable].orEmpty.reference,
                     ac: acTables[component.acTable].orEmpty.reference, coefficients: component.coefficients.pointer,
                     blocksPerLine: component.blocksPerLine, horizontal: component.horizontal,
-                    vertical: component.vertical))
+                    vertical: component.vertical, order: Self.naturalOrderTable))
         }
         return try body.withUnsafeBufferPointer { (buffer) throws(SerializationError) -> Int in
             try decodeScanData(scan, parts: parts, reader: JPEGBitReader(bytes: buffer, position: position))
@@ -278,25 +280,27 @@ extension JPEGDecoder {
     static func decodeSequentialBlock(
         _ part: UnsafeMutablePointer<ScanComponent>, block: UnsafeMutablePointer<Int16>, _ reader: inout JPEGBitReader
     ) throws(SerializationError) {
-        let order = Self.naturalOrderTable
-        let predictor = part.pointee.predictor &+ (try reader.decodeValue(part.pointee.dc)).value
+        // The reader in a local variable for the block, so that its state stays in registers.
+        var local = reader
+        defer { reader = local }
+        let order = part.pointee.order
+        let predictor = part.pointee.predictor &+ (try local.decodeValue(part.pointee.dc)).value
         part.pointee.predictor = predictor
         block[0] = Int16(truncatingIfNeeded: predictor)
         let acTable = part.pointee.ac
         var k = 1
         while k < 64 {
-            let (symbol, decoded) = try reader.decodeValue(acTable)
-            let run = symbol >> 4
+            let (symbol, decoded) = try local.decodeValue(acTable)
+            let run = symbol &>> 4
             if symbol & 15 == 0 {
                 if run != 15 { break }
-                k += 16
+                k &+= 16
                 continue
             }
-            k += run
+            k &+= run
             // A run past the last coefficient is corrupt; like libjpeg, the value lands on the last one.
-            let value = Int16(truncatingIfNeeded: decoded)
-            block[order[min(k, 63)]] = value
-            k += 1
+            block[Int(order[min(k, 63)])] = Int16(truncatingIfNeeded: decoded)
+            k &+= 1
         }
     }
 
