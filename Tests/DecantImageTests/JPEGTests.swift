@@ -510,3 +510,49 @@ import Testing
         }
     }
 }
+
+/// The vectorised YCbCr to RGBA conversion against JFIF's formula as libjpeg rounds it (ITU-T T.871 §7, 16-bit fixed
+/// point), written out here lane by lane: every Cb and Cr for luma levels across the range, edges included.
+@Suite struct YCbCrConversionTests {
+    /// One pixel by the formula: R = Y + 1.402 (Cr - 128), G = Y - 0.344136 (Cb - 128) - 0.714136 (Cr - 128),
+    /// B = Y + 1.772 (Cb - 128), with libjpeg's constants (rounded to 2^-16) and rounding, clamped to 0...255.
+    static func expected(y: Int, cb: Int, cr: Int) -> [UInt8] {
+        func clamp(_ value: Int) -> UInt8 { UInt8(max(0, min(255, value))) }
+        let one = 1 << 16
+        let red = y + (Int((1.40200 * Double(one)).rounded()) * (cr - 128) + one / 2) >> 16
+        let green =
+            y
+            + (one / 2 - Int((0.71414 * Double(one)).rounded()) * (cr - 128)
+                - Int((0.34414 * Double(one)).rounded()) * (cb - 128)) >> 16
+        let blue = y + (Int((1.77200 * Double(one)).rounded()) * (cb - 128) + one / 2) >> 16
+        return [clamp(red), clamp(green), clamp(blue), 255]
+    }
+
+    @Test(arguments: [0, 1, 16, 77, 128, 200, 235, 254, 255])
+    func everyChromaPairMatchesTheFormula(luma: Int) {
+        let count = 256 * 256
+        let y = [UInt8](repeating: UInt8(luma), count: count)
+        let cb = (0..<count).map { UInt8($0 & 255) }
+        let cr = (0..<count).map { UInt8($0 >> 8) }
+        var out = [UInt8](repeating: 0, count: 4 * count)
+        y.withUnsafeBufferPointer { y in
+            cb.withUnsafeBufferPointer { cb in
+                cr.withUnsafeBufferPointer { cr in
+                    out.withUnsafeMutableBufferPointer { out in
+                        JPEGDecoder.convert(
+                            .yCbCr, count: count, y.baseAddress!, cb.baseAddress!, cr.baseAddress!, y.baseAddress!,
+                            into: out.baseAddress!)
+                    }
+                }
+            }
+        }
+        var mismatches = 0
+        for index in 0..<count
+        where Array(out[4 * index..<4 * index + 4])
+            != Self.expected(y: luma, cb: Int(cb[index]), cr: Int(cr[index]))
+        {
+            mismatches += 1
+        }
+        #expect(mismatches == 0)
+    }
+}

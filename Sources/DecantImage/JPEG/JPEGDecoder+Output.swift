@@ -334,24 +334,54 @@ extension JPEGDecoder {
 
     /// Eight JFIF YCbCr samples to eight opaque RGBA8 pixels (little-endian words: R in the low byte), computed as
     /// ``rgb(y:cb:cr:)`` computes one.
+    ///
+    /// The 17-bit constants are split into a multiple of 2^16 and a 16-bit rest, so that every product has 16-bit
+    /// inputs and each sum of two products is one multiply-add per four lanes on baseline x86-64 (which has no 32-bit
+    /// vector multiply): with c = cr - 128 and b = cb - 128,
+    ///   R = Y + c + ((26345 c + 2^15) >> 16)                as 91881 = 2^16 + 26345,
+    ///   G = Y - c + ((18734 c - 22554 b + 2^15) >> 16)      as 46802 = 2^16 - 18734,
+    ///   B = Y + 2 b + ((-14942 b + 2^15) >> 16)             as 116130 = 2^17 - 14942,
+    /// exactly the same numbers, since adding a multiple of 2^16 before the shift adds its quotient after it.
     @inline(__always)
     static func rgba8(y: SIMD8<UInt8>, cb: SIMD8<UInt8>, cr: SIMD8<UInt8>) -> SIMD8<UInt32> {
-        let luma = SIMD8<Int32>(truncatingIfNeeded: y)
-        let blue = SIMD8<Int32>(truncatingIfNeeded: cb) &- 128
-        let red = SIMD8<Int32>(truncatingIfNeeded: cr) &- 128
-        let half = SIMD8<Int32>(repeating: 1 << 15)
-        @inline(__always) func clamp(_ value: SIMD8<Int32>) -> SIMD8<Int32> {
-            // max(0, min(255, v)) without the generic pointwise functions: bits of the comparison masks select.
-            let low = value & ~(value &>> 31)  // negative lanes become 0
-            let over = SIMD8<Int32>(repeating: 255) &- low  // negative where low > 255
-            let mask = over &>> 31  // all ones where low > 255
-            return (low & ~mask) | (255 & mask)
+        typealias Narrow = SIMD8<Int16>
+        typealias Wide = SIMD8<Int32>
+        let luma = Narrow(truncatingIfNeeded: y)
+        let blue = Narrow(truncatingIfNeeded: cb) &- 128
+        let red = Narrow(truncatingIfNeeded: cr) &- 128
+        let two = Narrow(repeating: 2)
+        // (a x + b z + extra) >> 16; for R and B the rounding term 2^15 is the product 2 * 16384.
+        @inline(__always) func high(_ a: Narrow, _ x: Int32, _ b: Narrow, _ z: Int32, plus extra: Int32 = 0) -> Narrow {
+            let sum = Wide(truncatingIfNeeded: a) &* x &+ Wide(truncatingIfNeeded: b) &* z &+ extra
+            return Narrow(truncatingIfNeeded: sum &>> 16)
         }
-        let r = clamp(luma &+ ((91881 &* red &+ half) &>> 16))
-        let g = clamp(luma &+ ((half &- 46802 &* red &- 22554 &* blue) &>> 16))
-        let b = clamp(luma &+ ((116130 &* blue &+ half) &>> 16))
-        let word = r | (g &<< 8) | (b &<< 16) | SIMD8<Int32>(repeating: -16_777_216)  // alpha 0xFF in the top byte
-        return SIMD8<UInt32>(truncatingIfNeeded: word)
+        let r = luma &+ red &+ high(red, 26345, two, 16384)
+        let g = luma &- red &+ high(red, 18734, blue, -22554, plus: 1 << 15)
+        let b = luma &+ blue &+ blue &+ high(blue, -14942, two, 16384)
+        let maximum = Narrow(repeating: 255)
+        @inline(__always) func clamp(_ value: Narrow) -> Narrow {
+            let low = value & ~(value &>> 15)  // negative lanes become 0
+            let over = (maximum &- low) &>> 15  // all ones where low > 255
+            return (low & ~over) | (maximum & over)
+        }
+        // Clamped and narrowed to bytes (saturating packs), interleaved into red-green and blue-alpha pairs, then
+        // the pairs into pixels: written as interleavings of lanes, which the compiler turns into unpacks.
+        let red8 = SIMD8<UInt8>(truncatingIfNeeded: clamp(r))
+        let green8 = SIMD8<UInt8>(truncatingIfNeeded: clamp(g))
+        let blue8 = SIMD8<UInt8>(truncatingIfNeeded: clamp(b))
+        let opaque = SIMD8<UInt8>(repeating: 255)
+        @inline(__always) func interleave(_ x: SIMD8<UInt8>, _ y: SIMD8<UInt8>) -> SIMD16<UInt8> {
+            SIMD16(x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3], x[4], y[4], x[5], y[5], x[6], y[6], x[7], y[7])
+        }
+        let redGreen = unsafeBitCast(interleave(red8, green8), to: Narrow.self)
+        let blueAlpha = unsafeBitCast(interleave(blue8, opaque), to: Narrow.self)
+        let low = Narrow(
+            redGreen[0], blueAlpha[0], redGreen[1], blueAlpha[1], redGreen[2], blueAlpha[2], redGreen[3], blueAlpha[3])
+        let high = Narrow(
+            redGreen[4], blueAlpha[4], redGreen[5], blueAlpha[5], redGreen[6], blueAlpha[6], redGreen[7], blueAlpha[7])
+        let first = unsafeBitCast(low, to: SIMD4<UInt32>.self)
+        let second = unsafeBitCast(high, to: SIMD4<UInt32>.self)
+        return SIMD8(lowHalf: first, highHalf: second)
     }
 
     /// CMYK inks to RGB as Pillow converts mode CMYK to RGB: each channel `(255 - ink) * (255 - black) / 255`,
