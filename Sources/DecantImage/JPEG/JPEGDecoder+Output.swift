@@ -103,12 +103,22 @@ extension JPEGDecoder {
         }
     }
 
+    /// Stores `even[0], odd[0], even[1], odd[1], ...` as 16 bytes at `out` (every lane holds 0...255).
+    @inline(__always)
+    static func storeInterleaved(_ even: SIMD8<Int16>, _ odd: SIMD8<Int16>, at out: UnsafeMutablePointer<UInt8>) {
+        let x = SIMD8<UInt8>(truncatingIfNeeded: even)
+        let y = SIMD8<UInt8>(truncatingIfNeeded: odd)
+        let bytes = SIMD16(
+            x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3], x[4], y[4], x[5], y[5], x[6], y[6], x[7], y[7])
+        UnsafeMutableRawPointer(out).storeBytes(of: bytes, as: SIMD16<UInt8>.self)
+    }
+
     /// Writes output row `y` of component `index` at full resolution (`width` samples) to `out`, from its plane
     /// `input` (`stride` samples per row); `sums` holds at least the component's width. Rounding is libjpeg's.
     @inline(__always)
     func upsampleRow(
         _ index: Int, _ mode: Upsampling, y: Int, plane input: UnsafePointer<UInt8>, stride: Int,
-        sums: UnsafeMutablePointer<Int32>, into out: UnsafeMutablePointer<UInt8>
+        sums: UnsafeMutablePointer<Int16>, into out: UnsafeMutablePointer<UInt8>
     ) {
         let component = components[index]
         let count = component.width
@@ -127,19 +137,41 @@ extension JPEGDecoder {
             }
             pair(0, Int32(row[0]), Int32(row[min(1, count - 1)]))
             if count > 2 {
-                for i in 1..<(count - 1) {
+                // Eight input samples at a time, then one by one.
+                var i = 1
+                while i &+ 8 < count {
+                    @inline(__always) func load(_ offset: Int) -> SIMD8<Int16> {
+                        SIMD8(truncatingIfNeeded: UnsafeRawPointer(row + offset).loadUnaligned(as: SIMD8<UInt8>.self))
+                    }
+                    let center = load(i) &* 3
+                    Self.storeInterleaved(
+                        (center &+ load(i &- 1) &+ 1) &>> 2, (center &+ load(i &+ 1) &+ 2) &>> 2, at: out + 2 &* i)
+                    i &+= 8
+                }
+                while i < count &- 1 {
                     let center = 3 &* Int32(row[i])
                     out[2 &* i] = UInt8(truncatingIfNeeded: (center &+ Int32(row[i &- 1]) &+ 1) &>> 2)
                     out[2 &* i &+ 1] = UInt8(truncatingIfNeeded: (center &+ Int32(row[i &+ 1]) &+ 2) &>> 2)
+                    i &+= 1
                 }
             }
             if count > 1 { pair(count - 1, Int32(row[count - 2]), Int32(row[count - 1])) }
         case .h2v2:
             let row = input + (y / 2) * stride
             let neighbour = input + min(max(y / 2 + (y % 2 == 0 ? -1 : 1), 0), lastRow) * stride
-            for i in 0..<count { sums[i] = 3 &* Int32(row[i]) &+ Int32(neighbour[i]) }
+            // The vertical sums (at most 4 * 255), eight at a time, then one by one.
+            var start = 0
+            while start &+ 8 <= count {
+                @inline(__always) func load(_ plane: UnsafePointer<UInt8>) -> SIMD8<Int16> {
+                    SIMD8(truncatingIfNeeded: UnsafeRawPointer(plane + start).loadUnaligned(as: SIMD8<UInt8>.self))
+                }
+                UnsafeMutableRawPointer(sums + start).storeBytes(
+                    of: load(row) &* 3 &+ load(neighbour), as: SIMD8<Int16>.self)
+                start &+= 8
+            }
+            for i in start..<count { sums[i] = 3 &* Int16(row[i]) &+ Int16(neighbour[i]) }
             // Interior samples branch-free; the first and last use themselves as their missing neighbour.
-            @inline(__always) func pair(_ i: Int, _ left: Int32, _ right: Int32) {
+            @inline(__always) func pair(_ i: Int, _ left: Int16, _ right: Int16) {
                 let center = 3 &* sums[i]
                 let x = 2 &* i
                 if x < width { out[x] = UInt8(truncatingIfNeeded: (center &+ left &+ 8) &>> 4) }
@@ -147,10 +179,22 @@ extension JPEGDecoder {
             }
             pair(0, sums[0], sums[min(1, count - 1)])
             if count > 2 {
-                for i in 1..<(count - 1) {
+                // Eight sums at a time (the weighted sums stay under 2^12), then one by one.
+                var i = 1
+                while i &+ 8 < count {
+                    @inline(__always) func load(_ offset: Int) -> SIMD8<Int16> {
+                        UnsafeRawPointer(sums + offset).loadUnaligned(as: SIMD8<Int16>.self)
+                    }
+                    let center = load(i) &* 3
+                    Self.storeInterleaved(
+                        (center &+ load(i &- 1) &+ 8) &>> 4, (center &+ load(i &+ 1) &+ 7) &>> 4, at: out + 2 &* i)
+                    i &+= 8
+                }
+                while i < count &- 1 {
                     let center = 3 &* sums[i]
                     out[2 &* i] = UInt8(truncatingIfNeeded: (center &+ sums[i &- 1] &+ 8) &>> 4)
                     out[2 &* i &+ 1] = UInt8(truncatingIfNeeded: (center &+ sums[i &+ 1] &+ 7) &>> 4)
+                    i &+= 1
                 }
             }
             if count > 1 { pair(count - 1, sums[count - 2], sums[count - 1]) }
@@ -184,7 +228,7 @@ extension JPEGDecoder {
         let sumCount = components.map(\.width).max() ?? 1
         let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * width)
         defer { rows.deallocate() }
-        let sums = UnsafeMutablePointer<Int32>.allocate(capacity: sumCount)
+        let sums = UnsafeMutablePointer<Int16>.allocate(capacity: sumCount)
         defer { sums.deallocate() }
         let planes = samples ?? JPEGSamples(count: offsets.last ?? 0, repeating: 128)
         if samples == nil {
