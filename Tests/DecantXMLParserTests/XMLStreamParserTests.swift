@@ -233,4 +233,78 @@ import Testing
                 == "<!DOCTYPE r [\n<!NOTATION a PUBLIC 'p'>\n<!NOTATION b SYSTEM 's'>\n]>\n"
                 + "<r a=\"&quot;\" z=\"&#9;\">&lt;<?p ?></r>")
     }
+
+    @Test func namesResolveAgainWhenBindingsChange() throws {
+        // expat (namespace_separator " "): r, a, "u1 x" {"u1 k"}, a, "u2 x" {"u2 k"}, "d1 a", "d1 x" {k}, x {k}: the
+        // same names, read again under other bindings, resolve to the namespaces then in scope.
+        let events = try Self.events(
+            #"<r><a xmlns:p="u1"><p:x p:k="1"/></a><a xmlns:p="u2"><p:x p:k="2"/></a><a xmlns="d1"><x k="3"/></a>"#
+                + #"<x k="4"/></r>"#)
+        var starts: [String] = []
+        for case .startElement(let start) in events {
+            let attributes = start.attributes.map { "\($0.name.namespaceURI ?? "-") \($0.name.localName)" }
+            starts.append(
+                "\(start.name.namespaceURI ?? "-") \(start.name.localName)"
+                    + (attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]"))
+        }
+        #expect(
+            starts == [
+                "- r", "- a", "u1 x [u1 k]", "- a", "u2 x [u2 k]", "d1 a", "d1 x [- k]", "- x [- k]",
+            ])
+        // expat: "unbound prefix" at line 1, 0-based column 28: `p:x` once its binding went out of scope.
+        let error = try #require(Self.error(#"<r><a xmlns:p="u"><p:x/></a><p:x/></r>"#))
+        #expect(error.code == .invalidBody)
+        #expect((error.underlying as? XMLParsingError)?.column == 29)
+    }
+
+    @Test func manyDistinctNamesKeepTheirOwnParts() throws {
+        // More names than the parser remembers, sharing slots and overflowing its store of name bytes; each must come
+        // back as written, with its own prefix and namespace.
+        let count = 3000
+        var document = #"<r xmlns:a="urn:a" xmlns:b="urn:b">"#
+        for index in 0..<count {
+            let prefix = index % 3 == 0 ? "" : index % 3 == 1 ? "a:" : "b:"
+            document += "<\(prefix)e\(index)-\(String(repeating: "x", count: index % 50)) \(prefix)k\(index)=\"\(index)\"/>"
+        }
+        document += "</r>"
+        var seen = 0
+        for case .startElement(let start) in try Self.events(document) where start.name.localName != "r" {
+            let index = seen
+            let uri: String? = index % 3 == 0 ? nil : index % 3 == 1 ? "urn:a" : "urn:b"
+            #expect(start.name.localName == "e\(index)-\(String(repeating: "x", count: index % 50))")
+            #expect(start.name.namespaceURI == uri)
+            #expect(start.attributes.map(\.name.localName) == ["k\(index)"])
+            #expect(start.attributes.map(\.name.namespaceURI) == [uri])
+            #expect(start.attributes.map(\.value) == ["\(index)"])
+            seen += 1
+        }
+        #expect(seen == count)
+    }
+
+    @Test func positionsCountCharactersAcrossLongLines() throws {
+        // Long lines of ASCII and of two-, three- and four-byte characters, tabs, and LF, CR LF and CR line ends:
+        // each start tag's line and column (1-based, in characters) must be what the text before it says, counted
+        // here with String (line ends normalised as XML 1.0 §2.11 does).
+        let pieces = ["plain ascii text ", "café naïve ", "東京 データ ", "emoji 🎉🎉 ", "\t", "x"]
+        var document = "<r>"
+        for index in 0..<400 {
+            document += String(repeating: pieces[index % pieces.count], count: index % 7 + 1)
+            document += "<e\(index)/>"
+            document += ["\n", "\r\n", "\r", ""][index % 4]
+        }
+        document += "</r>"
+        let bytes = Array(document.utf8)
+        var checked = 0
+        try XMLStreamParser(data: Data(bytes)).forEachEvent { event, position in
+            guard case .startElement = event else { return }
+            let before = String(decoding: bytes[..<position.offset], as: UTF8.self)
+                .replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            let lines = before.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(position.line == lines.count)
+            #expect(position.column == (lines.last?.unicodeScalars.count ?? 0) + 1)
+            checked += 1
+        }
+        #expect(checked == 401)
+    }
+
 }

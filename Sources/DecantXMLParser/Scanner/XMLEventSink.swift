@@ -24,6 +24,19 @@ struct XMLPositionTracker {
         if target < offset { self = XMLPositionTracker(start: start) }
         var index = offset
         while index < target {
+            // Eight bytes at a time while none of them is a control character (below 0x20, which line ends are):
+            // one column per byte that starts a character (UTF-8 continuation bytes are 10xxxxxx).
+            if target &- index >= 8 {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                if (word &- ones &* 0x20) & ~word & (ones &* 0x80) == 0 {
+                    let continuation = word & ~(word &<< 1) & (ones &* 0x80)
+                    column &+= 8 &- continuation.nonzeroBitCount
+                    afterCR = false
+                    index &+= 8
+                    continue
+                }
+            }
             // Printable ASCII runs: one column each.
             if afterCR == false {
                 var run = index

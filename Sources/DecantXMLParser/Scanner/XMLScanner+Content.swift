@@ -229,8 +229,7 @@ extension XMLScanner {
                 "`<` must start a tag, a comment or a processing instruction\(describeNext()); write `&lt;` for a "
                     + "literal less-than sign")
         }
-        let qualifiedName = string(nameRange)
-        if namespaceAware { try checkQName(nameRange, "element name") }
+        let qualifiedName = try self.qualifiedName(nameRange, "element name")
         rawAttributes.removeAll(keepingCapacity: true)
         var isEmpty = false
         while true {
@@ -259,8 +258,7 @@ extension XMLScanner {
                 throw failure(
                     "expected an attribute name, `>` or `/>` in the start tag `<\(qualifiedName)`\(describeNext())")
             }
-            let attributeName = string(attributeRange)
-            if namespaceAware { try checkQName(attributeRange, "attribute name") }
+            let attributeName = try self.qualifiedName(attributeRange, "attribute name")
             skipWhitespace()
             guard pos < end, base[pos] == UInt8(ascii: "=") else {
                 throw failure(
@@ -591,8 +589,17 @@ extension XMLScanner {
         return (start, declarations.count)
     }
 
-    /// Splits and binds one name.
-    func resolve(_ qualifiedName: String, isElement: Bool) throws -> XMLName {
+    /// Splits and binds one name: from ``names`` when it was resolved since the bindings in scope last changed.
+    mutating func resolve(_ qualifiedName: String, isElement: Bool) throws -> XMLName {
+        let slot = names.slot(holding: qualifiedName)
+        if let slot, let cached = names.resolved(at: slot, isElement: isElement) { return cached }
+        let name = try resolveAgain(qualifiedName, isElement: isElement)
+        if let slot { names.setResolved(name, at: slot, isElement: isElement) }
+        return name
+    }
+
+    /// Splits and binds one name, with the bindings in scope.
+    func resolveAgain(_ qualifiedName: String, isElement: Bool) throws -> XMLName {
         guard let colon = qualifiedName.utf8.firstIndex(of: UInt8(ascii: ":")) else {
             guard isElement else { return XMLName(qualifiedName: qualifiedName) }
             let uri = lookup(nil)

@@ -90,6 +90,8 @@ struct XMLScanner<Sink: XMLEventSink> {
     /// scope, which a body can make quadratic (many declarations, then many elements).
     var namespaceScopes: [String?: [String]] = [:]
     var rawAttributes: [(name: String, value: String, isSpecified: Bool)] = []
+    /// The element and attribute names read so far, and how they resolved (see ``XMLNameCache``).
+    var names = XMLNameCache()
     /// The names in ``rawAttributes`` once a tag has many (see ``isRepeatedAttribute(_:)``).
     var rawAttributeNames: Set<String> = []
 
@@ -150,14 +152,17 @@ struct XMLScanner<Sink: XMLEventSink> {
     mutating func pushNamespaceBinding(prefix: String?, uri: String) {
         namespaceBindings.append((prefix, uri))
         namespaceScopes[prefix, default: []].append(uri)
+        names.bindingsChanged()
     }
 
     /// Takes the last `count` namespace declarations out of scope.
     mutating func popNamespaceBindings(_ count: Int) {
+        guard count > 0 else { return }
         for _ in 0..<count {
             let binding = namespaceBindings.removeLast()
             namespaceScopes[binding.prefix]?.removeLast()
         }
+        names.bindingsChanged()
     }
 
     /// Frees every entity buffer still pushed (after an error).
@@ -411,6 +416,18 @@ struct XMLScanner<Sink: XMLEventSink> {
     }
 
     @inline(__always)
+    /// The element or attribute name at `range` of the current input, checked as a qualified name (`what` says which,
+    /// for the error) when the parser is namespace-aware: from ``names`` when the same bytes were read before.
+    mutating func qualifiedName(_ range: Range<Int>, _ what: String) throws -> String {
+        let bytes = base + range.lowerBound
+        var slot = -1
+        if let found = names.find(bytes, count: range.count, slot: &slot) { return names.qualifiedName(at: found) }
+        let name = string(range)
+        if namespaceAware { try checkQName(range, what) }
+        names.insert(name, bytes: bytes, count: range.count, slot: slot)
+        return name
+    }
+
     func string(_ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), as: UTF8.self)
     }

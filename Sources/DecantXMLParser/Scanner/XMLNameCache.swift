@@ -1,0 +1,124 @@
+/// The names a document uses, remembered by their bytes: a name read again (the same element and attribute names
+/// recur throughout a document) is neither decoded into a new `String`, nor checked against Namespaces in XML again,
+/// nor split and bound to its namespace again while the bindings in scope are unchanged.
+///
+/// Direct-mapped: each name has one slot, chosen by a hash of its bytes, and a name that lands on an occupied slot
+/// replaces the one there. Bounded: ``slotCount`` entries, names of at most ``maxKeyLength`` bytes, and their bytes in
+/// an arena that starts over (emptying the cache) past ``maxArenaBytes``, so a document of endless distinct names
+/// costs the same memory as any other.
+struct XMLNameCache {
+    /// One remembered name.
+    struct Entry {
+        /// Where the name's bytes are in ``XMLNameCache/arena``, and how many; -1 for an empty slot.
+        var keyStart = 0, keyCount = -1
+        /// The name as a string (already checked as a qualified name when the parser is namespace-aware).
+        var qualifiedName = ""
+        /// The name resolved as an element name, valid while ``XMLNameCache/generation`` equals `elementGeneration`.
+        var elementName: XMLName?
+        var elementGeneration = -1
+        /// The name resolved as an attribute name, valid likewise.
+        var attributeName: XMLName?
+        var attributeGeneration = -1
+    }
+
+    /// How many slots there are (a power of two).
+    static let slotCount = 256
+    /// The longest name remembered; longer ones are decoded each time.
+    static let maxKeyLength = 64
+    /// The most name bytes kept before the cache starts over.
+    static let maxArenaBytes = 16_384
+
+    /// The slots, allocated at the first name.
+    private var entries: [Entry] = []
+    /// The bytes of the names in ``entries``.
+    private var arena: [UInt8] = []
+    /// Changes whenever a namespace binding comes into or goes out of scope, which invalidates resolved names.
+    private(set) var generation = 0
+
+    /// Records that the namespace bindings in scope changed.
+    mutating func bindingsChanged() { generation &+= 1 }
+
+    /// The slot of the `count` bytes at `bytes` when the cache holds that name there; otherwise `nil`, and `slot` is
+    /// where it would go (`-1` when it is too long to remember).
+    @inline(__always)
+    func find(_ bytes: UnsafePointer<UInt8>, count: Int, slot: inout Int) -> Int? {
+        guard count <= Self.maxKeyLength, !entries.isEmpty else {
+            slot = count <= Self.maxKeyLength ? Self.slot(bytes, count: count) : -1
+            return nil
+        }
+        let index = Self.slot(bytes, count: count)
+        slot = index
+        guard entries[index].keyCount == count else { return nil }
+        let start = entries[index].keyStart
+        let matches = arena.withUnsafeBufferPointer { arena -> Bool in
+            guard let key = arena.baseAddress else { return false }
+            for offset in 0..<count where key[start &+ offset] != bytes[offset] { return false }
+            return true
+        }
+        return matches ? index : nil
+    }
+
+    /// Remembers `qualifiedName`, whose bytes are the `count` at `bytes`, in `slot` (from ``find(_:count:slot:)``).
+    mutating func insert(_ qualifiedName: String, bytes: UnsafePointer<UInt8>, count: Int, slot: Int) {
+        guard slot >= 0, count <= Self.maxKeyLength else { return }
+        if entries.isEmpty { entries = [Entry](repeating: Entry(), count: Self.slotCount) }
+        if arena.count + count > Self.maxArenaBytes {
+            arena.removeAll(keepingCapacity: true)
+            for index in entries.indices { entries[index] = Entry() }
+        }
+        let start = arena.count
+        arena.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+        entries[slot] = Entry(keyStart: start, keyCount: count, qualifiedName: qualifiedName)
+    }
+
+    /// The qualified name in `slot`.
+    func qualifiedName(at slot: Int) -> String { entries[slot].qualifiedName }
+
+    /// The slot holding `qualifiedName`, if any.
+    func slot(holding qualifiedName: String) -> Int? {
+        var name = qualifiedName
+        return name.withUTF8 { bytes -> Int? in
+            guard let base = bytes.baseAddress else { return nil }
+            var slot = 0
+            return find(base, count: bytes.count, slot: &slot)
+        }
+    }
+
+    /// The name in `slot` resolved as an element (`isElement`) or attribute name under the current bindings, if
+    /// it was resolved since they last changed.
+    func resolved(at slot: Int, isElement: Bool) -> XMLName? {
+        if isElement {
+            return entries[slot].elementGeneration == generation ? entries[slot].elementName : nil
+        }
+        return entries[slot].attributeGeneration == generation ? entries[slot].attributeName : nil
+    }
+
+    /// Remembers `name` as the resolution of the name in `slot` under the current bindings.
+    mutating func setResolved(_ name: XMLName, at slot: Int, isElement: Bool) {
+        if isElement {
+            entries[slot].elementName = name
+            entries[slot].elementGeneration = generation
+        } else {
+            entries[slot].attributeName = name
+            entries[slot].attributeGeneration = generation
+        }
+    }
+
+    /// The slot of a name: a hash of its length and of its first and last eight bytes (or all of them).
+    @inline(__always)
+    static func slot(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
+        var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+        if count >= 8 {
+            let raw = UnsafeRawPointer(bytes)
+            let first = raw.loadUnaligned(as: UInt64.self)
+            let last = raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            hash ^= first &* 0xC2B2_AE3D_27D4_EB4F
+            hash = (hash ^ (hash &>> 29)) &* 0x1656_67B1_9E37_79F9
+            hash ^= last &* 0xC2B2_AE3D_27D4_EB4F
+        } else {
+            for offset in 0..<count { hash = (hash ^ UInt64(bytes[offset])) &* 0x100_0000_01B3 }
+        }
+        hash = (hash ^ (hash &>> 32)) &* 0xD6E8_FEB8_6659_FD93
+        return Int(truncatingIfNeeded: hash &>> 32) & (slotCount &- 1)
+    }
+}
