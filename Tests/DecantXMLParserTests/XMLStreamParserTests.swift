@@ -264,7 +264,8 @@ import Testing
         var document = #"<r xmlns:a="urn:a" xmlns:b="urn:b">"#
         for index in 0..<count {
             let prefix = index % 3 == 0 ? "" : index % 3 == 1 ? "a:" : "b:"
-            document += "<\(prefix)e\(index)-\(String(repeating: "x", count: index % 50)) \(prefix)k\(index)=\"\(index)\"/>"
+            let name = "e\(index)-" + String(repeating: "x", count: index % 50)
+            document += "<\(prefix)\(name) \(prefix)k\(index)=\"\(index)\"/>"
         }
         document += "</r>"
         var seen = 0
