@@ -24,16 +24,36 @@ struct XMLPositionTracker {
         if target < offset { self = XMLPositionTracker(start: start) }
         var index = offset
         while index < target {
-            // Eight bytes at a time while none of them is a control character (below 0x20, which line ends are):
-            // one column per byte that starts a character (UTF-8 continuation bytes are 10xxxxxx).
-            if target &- index >= 8 {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // Eight bytes at a time (fewer at the target, the rest of the word ignored), unless one is a carriage
+            // return or follows one: line feeds counted, and one column per byte that starts a character (UTF-8
+            // continuation bytes are 10xxxxxx) since the last line feed.
+            if !afterCR, end &- index >= 8 {
+                let count = Swift.min(8, target &- index)
                 let ones: UInt64 = 0x0101_0101_0101_0101
-                if (word &- ones &* 0x20) & ~word & (ones &* 0x80) == 0 {
-                    let continuation = word & ~(word &<< 1) & (ones &* 0x80)
-                    column &+= 8 &- continuation.nonzeroBitCount
-                    afterCR = false
-                    index &+= 8
+                let highs = ones &* 0x80
+                let valid = count == 8 ? highs : highs & ((1 &<< UInt64(count &* 8)) &- 1)
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                /// The high bit of each byte of `x` that is zero.
+                @inline(__always) func zeros(_ x: UInt64) -> UInt64 {
+                    ~(((x & ~highs) &+ ~highs) | x | ~highs)
+                }
+                /// How many bytes have their high bit set in `flags` (which has no other bits): by a multiplication
+                /// that sums the bytes into the top one, as baseline x86-64 has no population count instruction.
+                @inline(__always) func bytes(_ flags: UInt64) -> Int {
+                    Int(truncatingIfNeeded: ((flags &>> 7) &* ones) &>> 56)
+                }
+                if zeros(word ^ (ones &* 0x0D)) & valid == 0 {
+                    let lineFeeds = zeros(word ^ (ones &* 0x0A)) & valid
+                    let continuations = word & ~(word &<< 1) & valid
+                    if lineFeeds == 0 {
+                        column &+= count &- bytes(continuations)
+                    } else {
+                        line &+= bytes(lineFeeds)
+                        let last = 63 &- lineFeeds.leadingZeroBitCount
+                        let after = last == 63 ? 0 : valid & (UInt64.max &<< UInt64(last &+ 1))
+                        column = 1 &+ bytes(after) &- bytes(continuations & after)
+                    }
+                    index &+= count
                     continue
                 }
             }

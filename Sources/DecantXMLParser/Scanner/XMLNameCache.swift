@@ -74,16 +74,6 @@ struct XMLNameCache {
     /// The qualified name in `slot`.
     func qualifiedName(at slot: Int) -> String { entries[slot].qualifiedName }
 
-    /// The slot holding `qualifiedName`, if any.
-    func slot(holding qualifiedName: String) -> Int? {
-        var name = qualifiedName
-        return name.withUTF8 { bytes -> Int? in
-            guard let base = bytes.baseAddress else { return nil }
-            var slot = 0
-            return find(base, count: bytes.count, slot: &slot)
-        }
-    }
-
     /// The name in `slot` resolved as an element (`isElement`) or attribute name under the current bindings, if
     /// it was resolved since they last changed.
     func resolved(at slot: Int, isElement: Bool) -> XMLName? {

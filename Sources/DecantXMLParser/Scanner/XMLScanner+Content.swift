@@ -229,7 +229,7 @@ extension XMLScanner {
                 "`<` must start a tag, a comment or a processing instruction\(describeNext()); write `&lt;` for a "
                     + "literal less-than sign")
         }
-        let qualifiedName = try self.qualifiedName(nameRange, "element name")
+        let (qualifiedName, nameSlot) = try self.qualifiedName(nameRange, "element name")
         rawAttributes.removeAll(keepingCapacity: true)
         var isEmpty = false
         while true {
@@ -258,7 +258,7 @@ extension XMLScanner {
                 throw failure(
                     "expected an attribute name, `>` or `/>` in the start tag `<\(qualifiedName)`\(describeNext())")
             }
-            let attributeName = try self.qualifiedName(attributeRange, "attribute name")
+            let (attributeName, attributeSlot) = try self.qualifiedName(attributeRange, "attribute name")
             skipWhitespace()
             guard pos < end, base[pos] == UInt8(ascii: "=") else {
                 throw failure(
@@ -284,7 +284,7 @@ extension XMLScanner {
                         + "WFC: Unique Att Spec)",
                     at: attributeRange.lowerBound)
             }
-            rawAttributes.append((attributeName, value, true))
+            rawAttributes.append((attributeName, value, true, attributeSlot))
         }
         if !attributeDeclarations.isEmpty, let list = attributeDeclarations[qualifiedName] {
             try applyAttributeDeclarations(list, element: qualifiedName)
@@ -297,7 +297,7 @@ extension XMLScanner {
         let namespaceCount: Int
         if namespaceAware {
             do {
-                (start, namespaceCount) = try resolveNamespaces(qualifiedName, isEmpty: isEmpty)
+                (start, namespaceCount) = try resolveNamespaces(qualifiedName, slot: nameSlot, isEmpty: isEmpty)
             } catch var failure as XMLFailure {
                 // Point at the tag, not past it.
                 if frames.isEmpty { failure.offset = tagOffset }
@@ -363,7 +363,7 @@ extension XMLScanner {
                     "applying the default value of the attribute `\(declaration.name)` to `<\(element)>` (it holds "
                         + "\(declaration.defaultExpansion) bytes of entity replacement text)")
             }
-            rawAttributes.append((declaration.name, value, false))
+            rawAttributes.append((declaration.name, value, false, -1))
         }
     }
 
@@ -525,12 +525,21 @@ extension XMLScanner {
 
     /// Splits names, binds namespaces (Namespaces in XML 1.0 §3–§6) and builds the start event; returns it and the
     /// number of bindings pushed.
-    mutating func resolveNamespaces(_ qualifiedName: String, isEmpty: Bool) throws -> (XMLElementStart, Int) {
+    mutating func resolveNamespaces(
+        _ qualifiedName: String, slot: Int, isEmpty: Bool
+    ) throws -> (XMLElementStart, Int) {
+        /// Whether an attribute name declares a namespace (`xmlns` or `xmlns:prefix`).
+        func declares(_ name: String) -> Bool {
+            name.utf8.first == UInt8(ascii: "x") && (name == "xmlns" || name.utf8.starts(with: "xmlns:".utf8))
+        }
         var declarations: [XMLNamespaceDeclaration] = []
-        var attributes: [XMLAttribute] = []
-        attributes.reserveCapacity(rawAttributes.count)
+        var attributeCount = 0
         for attribute in rawAttributes {
             let name = attribute.name
+            guard declares(name) else {
+                attributeCount += 1
+                continue
+            }
             if name == "xmlns" {
                 if attribute.value == XMLScanner.xmlNamespace || attribute.value == XMLScanner.xmlnsNamespace {
                     throw failure(
@@ -538,7 +547,7 @@ extension XMLScanner {
                             + "Prefixes and Namespace Names)")
                 }
                 declarations.append(XMLNamespaceDeclaration(prefix: nil, uri: attribute.value))
-            } else if name.utf8.starts(with: "xmlns:".utf8) {
+            } else {
                 let prefix = String(name.dropFirst(6))
                 if prefix == "xmlns" {
                     throw failure("the prefix `xmlns` must not be declared (Namespaces in XML §3)")
@@ -559,28 +568,31 @@ extension XMLScanner {
                             + "not allow (only the default namespace can be undeclared with `xmlns=\"\"`)")
                 }
                 declarations.append(XMLNamespaceDeclaration(prefix: prefix, uri: attribute.value))
-            } else {
-                attributes.append(
-                    XMLAttribute(
-                        name: XMLName(qualifiedName: name), value: attribute.value, isSpecified: attribute.isSpecified))
             }
         }
         for declaration in declarations { pushNamespaceBinding(prefix: declaration.prefix, uri: declaration.uri) }
-        let elementName = try resolve(qualifiedName, isElement: true)
-        if !attributes.isEmpty {
-            for index in attributes.indices {
-                attributes[index].name = try resolve(attributes[index].name.qualifiedName, isElement: false)
+        let elementName = try resolve(qualifiedName, isElement: true, slot: slot)
+        var attributes: [XMLAttribute] = []
+        if attributeCount > 0 {
+            attributes.reserveCapacity(attributeCount)
+            var prefixed = 0
+            for attribute in rawAttributes where !declares(attribute.name) {
+                let name = try resolve(attribute.name, isElement: false, slot: attribute.slot)
+                if name.prefix != nil { prefixed += 1 }
+                attributes.append(XMLAttribute(name: name, value: attribute.value, isSpecified: attribute.isSpecified))
             }
-            // Prefixed attributes by namespace and local name: a set, since comparing each with every earlier one
-            // was quadratic in the attributes of a tag.
-            var expandedNames: [[String?]: String] = [:]
-            for attribute in attributes where attribute.name.prefix != nil {
-                let name = attribute.name
-                let key = [name.localName, name.namespaceURI]
-                if let other = expandedNames.updateValue(name.qualifiedName, forKey: key) {
-                    throw failure(
-                        "the attributes `\(other)` and `\(name.qualifiedName)` of `<\(qualifiedName)>` have the same "
-                            + "namespace and local name (Namespaces in XML §6.3)")
+            if prefixed > 1 {
+                // Prefixed attributes by namespace and local name: a set, since comparing each with every earlier one
+                // was quadratic in the attributes of a tag.
+                var expandedNames: [[String?]: String] = [:]
+                for attribute in attributes where attribute.name.prefix != nil {
+                    let name = attribute.name
+                    let key = [name.localName, name.namespaceURI]
+                    if let other = expandedNames.updateValue(name.qualifiedName, forKey: key) {
+                        throw failure(
+                            "the attributes `\(other)` and `\(name.qualifiedName)` of `<\(qualifiedName)>` have the same "
+                                + "namespace and local name (Namespaces in XML §6.3)")
+                    }
                 }
             }
         }
@@ -589,12 +601,13 @@ extension XMLScanner {
         return (start, declarations.count)
     }
 
-    /// Splits and binds one name: from ``names`` when it was resolved since the bindings in scope last changed.
-    mutating func resolve(_ qualifiedName: String, isElement: Bool) throws -> XMLName {
-        let slot = names.slot(holding: qualifiedName)
-        if let slot, let cached = names.resolved(at: slot, isElement: isElement) { return cached }
+    /// Splits and binds one name: from ``names`` when `slot` still holds it and it was resolved since the bindings in
+    /// scope last changed.
+    mutating func resolve(_ qualifiedName: String, isElement: Bool, slot: Int) throws -> XMLName {
+        let held = slot >= 0 && names.qualifiedName(at: slot) == qualifiedName
+        if held, let cached = names.resolved(at: slot, isElement: isElement) { return cached }
         let name = try resolveAgain(qualifiedName, isElement: isElement)
-        if let slot { names.setResolved(name, at: slot, isElement: isElement) }
+        if held { names.setResolved(name, at: slot, isElement: isElement) }
         return name
     }
 

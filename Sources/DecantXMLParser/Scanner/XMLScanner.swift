@@ -89,7 +89,9 @@ struct XMLScanner<Sink: XMLEventSink> {
     /// hash lookup: scanning ``namespaceBindings`` instead made every element cost as much as the declarations in
     /// scope, which a body can make quadratic (many declarations, then many elements).
     var namespaceScopes: [String?: [String]] = [:]
-    var rawAttributes: [(name: String, value: String, isSpecified: Bool)] = []
+    /// The attributes of the start tag being read: name, value, whether written (not defaulted), and the name's
+    /// slot in ``names`` (-1 when it has none).
+    var rawAttributes: [(name: String, value: String, isSpecified: Bool, slot: Int)] = []
     /// The element and attribute names read so far, and how they resolved (see ``XMLNameCache``).
     var names = XMLNameCache()
     /// The names in ``rawAttributes`` once a tag has many (see ``isRepeatedAttribute(_:)``).
@@ -418,14 +420,18 @@ struct XMLScanner<Sink: XMLEventSink> {
     @inline(__always)
     /// The element or attribute name at `range` of the current input, checked as a qualified name (`what` says which,
     /// for the error) when the parser is namespace-aware: from ``names`` when the same bytes were read before.
-    mutating func qualifiedName(_ range: Range<Int>, _ what: String) throws -> String {
+    ///
+    /// - Returns: the name, and its slot in ``names`` (-1 when it is too long to be remembered).
+    mutating func qualifiedName(_ range: Range<Int>, _ what: String) throws -> (name: String, slot: Int) {
         let bytes = base + range.lowerBound
         var slot = -1
-        if let found = names.find(bytes, count: range.count, slot: &slot) { return names.qualifiedName(at: found) }
+        if let found = names.find(bytes, count: range.count, slot: &slot) {
+            return (names.qualifiedName(at: found), found)
+        }
         let name = string(range)
         if namespaceAware { try checkQName(range, what) }
         names.insert(name, bytes: bytes, count: range.count, slot: slot)
-        return name
+        return (name, slot)
     }
 
     func string(_ range: Range<Int>) -> String {
