@@ -108,31 +108,63 @@ extension XMLScanner {
         }
     }
 
-    /// Appends bytes to the pending character data, checking the text limit first.
+    /// Whether character data is pending (in ``textSpan`` or ``text``).
+    var hasPendingText: Bool { textSpan != nil || !text.isEmpty }
+
+    /// How many bytes of character data are pending.
+    var pendingTextCount: Int { textSpanCount + text.count }
+
+    /// Copies the pending piece read in place into ``text``.
+    mutating func copyTextSpan() {
+        guard let span = textSpan else { return }
+        text.append(contentsOf: UnsafeBufferPointer(start: span, count: textSpanCount))
+        textSpan = nil
+        textSpanCount = 0
+    }
+
+    /// Appends bytes to the pending character data, checking the text limit first: read in place when they start a
+    /// run in the document, copied otherwise.
     @inline(__always)
     mutating func appendText(_ start: UnsafePointer<UInt8>, count: Int) throws {
-        if text.isEmpty { textStart = mainOffset }
-        guard text.count + count <= options.maxTextLength else {
+        let pending = hasPendingText
+        if !pending { textStart = mainOffset }
+        guard pendingTextCount + count <= options.maxTextLength else {
             throw limit("a run of character data is longer than \(options.maxTextLength) bytes", "maxTextLength")
         }
+        if !pending && frames.isEmpty {
+            textSpan = start
+            textSpanCount = count
+            return
+        }
+        copyTextSpan()
         text.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
     }
 
+    /// Appends one byte to the pending character data, checking the text limit first.
     @inline(__always)
     mutating func appendTextByte(_ byte: UInt8) throws {
-        if text.isEmpty { textStart = mainOffset }
-        guard text.count < options.maxTextLength else {
+        if !hasPendingText { textStart = mainOffset }
+        guard pendingTextCount < options.maxTextLength else {
             throw limit("a run of character data is longer than \(options.maxTextLength) bytes", "maxTextLength")
         }
+        copyTextSpan()
         text.append(byte)
     }
 
     /// Reports the pending character data as one event.
     @inline(__always)
     mutating func flushText() throws {
-        guard !text.isEmpty else { return }
-        let value = String(decoding: text, as: UTF8.self)
-        text.removeAll(keepingCapacity: true)
+        let value: String
+        if let span = textSpan, text.isEmpty {
+            value = String(decoding: UnsafeBufferPointer(start: span, count: textSpanCount), as: UTF8.self)
+            textSpan = nil
+            textSpanCount = 0
+        } else {
+            copyTextSpan()
+            guard !text.isEmpty else { return }
+            value = String(decoding: text, as: UTF8.self)
+            text.removeAll(keepingCapacity: true)
+        }
         let position = position(ofMainOffset: textStart)
         try emit(.characters(value), at: position)
     }
@@ -166,10 +198,11 @@ extension XMLScanner {
         pos += 1
         if pos < end, base[pos] == UInt8(ascii: "#") {
             let scalar = try parseCharacterReference()
-            if text.isEmpty { textStart = frames.isEmpty ? referenceStart : mainOffset }
-            guard text.count + 4 <= options.maxTextLength else {
+            if !hasPendingText { textStart = frames.isEmpty ? referenceStart : mainOffset }
+            guard pendingTextCount + 4 <= options.maxTextLength else {
                 throw limit("a run of character data is longer than \(options.maxTextLength) bytes", "maxTextLength")
             }
+            copyTextSpan()
             XMLCharacterClass.appendUTF8(scalar, to: &text)
             return
         }
@@ -184,7 +217,7 @@ extension XMLScanner {
         }
         pos += 1
         if let byte = predefinedEntity(nameRange) {
-            if text.isEmpty { textStart = frames.isEmpty ? referenceStart : mainOffset }
+            if !hasPendingText { textStart = frames.isEmpty ? referenceStart : mainOffset }
             try appendTextByte(byte)
             return
         }

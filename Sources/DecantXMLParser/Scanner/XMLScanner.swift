@@ -80,6 +80,12 @@ struct XMLScanner<Sink: XMLEventSink> {
 
     // Content state.
     var text: [UInt8] = []
+    /// Character data of the document not yet copied into ``text``: the first piece of a run, read in place (only
+    /// from the document, whose bytes outlive the run, never from an entity's replacement text), so that a run in one
+    /// piece (most are) becomes its string without a copy.
+    var textSpan: UnsafePointer<UInt8>?
+    /// How many bytes ``textSpan`` holds.
+    var textSpanCount = 0
     var textStart = 0
     var scratch: [UInt8] = []
     var elements: [OpenElement] = []
