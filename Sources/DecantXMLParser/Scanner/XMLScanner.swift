@@ -452,7 +452,23 @@ struct XMLScanner<Sink: XMLEventSink> {
         let base = self.base
         let end = self.end
         let classes = self.classes
+        let swar = stopMask == XMLCharacterClass.textStop || stopMask == XMLCharacterClass.attributeStop
         while index < end {
+            if swar {
+                // Eight bytes at a time while none is a stop byte or above ASCII; then one at a time from the first.
+                while end &- index >= 8 {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                    let stops =
+                        stopMask == XMLCharacterClass.textStop
+                        ? XMLCharacterClass.textStops(word) : XMLCharacterClass.attributeStops(word)
+                    if stops != 0 {
+                        index &+= stops.trailingZeroBitCount &>> 3
+                        break
+                    }
+                    index &+= 8
+                }
+                guard index < end else { break }
+            }
             let byte = base[index]
             if byte < 0x80 {
                 if classes[Int(byte)] & stopMask != 0 { break }
