@@ -183,11 +183,26 @@ extension XMLTree {
             arena.text.reserveCapacity(min(textBytes, Arena.maxTextBytes))
         }
 
+        /// Where ``Arena/names`` holds the name interned last under each cheap key (length and first and last bytes
+        /// of the qualified name), -1 for none: checked before ``nameIndexes``, since a document repeats a few names,
+        /// which the parser hands out as the same strings, and comparing those costs less than hashing four strings.
+        private var recentNames: [Int] = []
+
         private mutating func intern(_ name: XMLName) -> UInt32 {
-            if let index = nameIndexes[name] { return index }
-            let index = UInt32(arena.names.count)
-            arena.names.append(name)
-            nameIndexes[name] = index
+            let utf8 = name.qualifiedName.utf8
+            let key = (utf8.count &* 7 &+ Int(utf8.first ?? 0) &* 3 &+ Int(utf8.last ?? 0)) & 63
+            if recentNames.isEmpty { recentNames = [Int](repeating: -1, count: 64) }
+            let recent = recentNames[key]
+            if recent >= 0, arena.names[recent] == name { return UInt32(recent) }
+            let index: UInt32
+            if let known = nameIndexes[name] {
+                index = known
+            } else {
+                index = UInt32(arena.names.count)
+                arena.names.append(name)
+                nameIndexes[name] = index
+            }
+            recentNames[key] = Int(index)
             return index
         }
 
