@@ -309,6 +309,45 @@ import Testing
         #expect(throws: SerializationError.self) { try Self.decode(Data(bytes)) }
     }
 
+    /// A real frame and scan header followed by a megabyte of random entropy-coded data (FF bytes turned into FE, so
+    /// that no marker ends it early; then EOI): the decoder reads it as Huffman codes in long runs without stuffing,
+    /// and must end with an image or an explained error, with and without partial images allowed.
+    @Test(arguments: ["q90_420", "progressive_420", "restart_420"])
+    func aMegabyteOfRandomScanDataEnds(name: String) throws {
+        let fixture = [UInt8](try Self.fixture(name))
+        var index = 2
+        var scanStart: Int?
+        while index + 4 <= fixture.count, fixture[index] == 0xFF {
+            let length = Int(fixture[index + 2]) << 8 | Int(fixture[index + 3])
+            if fixture[index + 1] == 0xDA {
+                scanStart = index + 2 + length
+                break
+            }
+            index += 2 + length
+        }
+        var bytes = Array(fixture[..<(try #require(scanStart))])
+        var generator = SplitMix64(state: 0x5343_414E)
+        while bytes.count < (1 << 20) + fixture.count {
+            let word = generator.next()
+            for shift in stride(from: 0, to: 64, by: 8) {
+                let byte = UInt8(truncatingIfNeeded: word >> shift)
+                bytes.append(byte == 0xFF ? 0xFE : byte)
+            }
+        }
+        bytes += [0xFF, 0xD9]
+        for partial in [false, true] {
+            var options = ImageDecodingOptions()
+            options.allowsPartialImages = partial
+            do {
+                let image = try Self.decode(Data(bytes), options: options)
+                #expect(image.pixels.count == image.width * image.height * 4)
+            } catch {
+                #expect([.invalidBody, .truncatedBody].contains(error.code), "\(name): \(error)")
+                #expect(!error.message.isEmpty)
+            }
+        }
+    }
+
     @Test(arguments: ["q90_420", "progressive_420", "restart_420"])
     func everyTruncationThrows(name: String) throws {
         let data = try Self.fixture(name)
