@@ -402,17 +402,11 @@ extension JPEGDecoder {
         let r = luma &+ red &+ high(red, 26345, two, 16384)
         let g = luma &- red &+ high(red, 18734, blue, -22554, plus: 1 << 15)
         let b = luma &+ blue &+ blue &+ high(blue, -14942, two, 16384)
-        let maximum = Narrow(repeating: 255)
-        @inline(__always) func clamp(_ value: Narrow) -> Narrow {
-            let low = value & ~(value &>> 15)  // negative lanes become 0
-            let over = (maximum &- low) &>> 15  // all ones where low > 255
-            return (low & ~over) | (maximum & over)
-        }
         // Clamped and narrowed to bytes (saturating packs), interleaved into red-green and blue-alpha pairs, then
         // the pairs into pixels: written as interleavings of lanes, which the compiler turns into unpacks.
-        let red8 = SIMD8<UInt8>(truncatingIfNeeded: clamp(r))
-        let green8 = SIMD8<UInt8>(truncatingIfNeeded: clamp(g))
-        let blue8 = SIMD8<UInt8>(truncatingIfNeeded: clamp(b))
+        let red8 = SIMD8<UInt8>(truncatingIfNeeded: JPEGIDCT.clampedToByte(r))
+        let green8 = SIMD8<UInt8>(truncatingIfNeeded: JPEGIDCT.clampedToByte(g))
+        let blue8 = SIMD8<UInt8>(truncatingIfNeeded: JPEGIDCT.clampedToByte(b))
         let opaque = SIMD8<UInt8>(repeating: 255)
         @inline(__always) func interleave(_ x: SIMD8<UInt8>, _ y: SIMD8<UInt8>) -> SIMD16<UInt8> {
             SIMD16(x[0], y[0], x[1], y[1], x[2], y[2], x[3], y[3], x[4], y[4], x[5], y[5], x[6], y[6], x[7], y[7])

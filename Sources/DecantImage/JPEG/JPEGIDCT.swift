@@ -38,6 +38,16 @@ enum JPEGIDCT {
         UInt8(truncatingIfNeeded: value < 0 ? 0 : (value > 255 ? 255 : value))
     }
 
+    /// Each lane clamped to 0...255, with masks (the generic pointwise functions are not always inlined): narrowed to
+    /// bytes after this, the whole is one saturating pack on SSE2.
+    @inline(__always)
+    static func clampedToByte(_ value: Narrow) -> Narrow {
+        let maximum = Narrow(repeating: 255)
+        let low = value & ~(value &>> 15)  // negative lanes become 0
+        let over = (maximum &- low) &>> 15  // all ones where low > 255
+        return (low & ~over) | (maximum & over)
+    }
+
     /// `a * x + b * y` in 32-bit lanes, from 16-bit inputs and constants (one multiply-add per four lanes on SSE2).
     @inline(__always)
     static func products(_ a: Narrow, _ x: Int32, _ b: Narrow, _ y: Int32) -> Wide {
@@ -227,15 +237,9 @@ enum JPEGIDCT {
                 descale(out.0), descale(out.1), descale(out.2), descale(out.3), descale(out.4), descale(out.5),
                 descale(out.6), descale(out.7)
             ))
-        let maximum = Narrow(repeating: 255)
         @inline(__always) func store(_ row: Narrow, _ index: Int) {
-            // Clamped to 0...255 in 16-bit lanes with masks (the generic pointwise functions are not always inlined),
-            // then narrowed: the compiler makes the whole of it one saturating pack on SSE2.
-            let low = row & ~(row &>> 15)  // negative lanes become 0
-            let over = (maximum &- low) &>> 15  // all ones where low > 255
-            let clamped = (low & ~over) | (maximum & over)
             UnsafeMutableRawPointer(output + index &* stride).storeBytes(
-                of: SIMD8<UInt8>(truncatingIfNeeded: clamped), as: SIMD8<UInt8>.self)
+                of: SIMD8<UInt8>(truncatingIfNeeded: clampedToByte(row)), as: SIMD8<UInt8>.self)
         }
         store(rows.0, 0)
         store(rows.1, 1)

@@ -29,29 +29,25 @@ struct XMLPositionTracker {
             // continuation bytes are 10xxxxxx) since the last line feed.
             if !afterCR, end &- index >= 8 {
                 let count = Swift.min(8, target &- index)
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let highs = ones &* 0x80
+                let ones = XMLCharacterClass.byteOnes
+                let highs = XMLCharacterClass.highBits
                 let valid = count == 8 ? highs : highs & ((1 &<< UInt64(count &* 8)) &- 1)
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                /// The high bit of each byte of `x` that is zero.
-                @inline(__always) func zeros(_ x: UInt64) -> UInt64 {
-                    ~(((x & ~highs) &+ ~highs) | x | ~highs)
-                }
                 /// How many bytes have their high bit set in `flags` (which has no other bits): by a multiplication
                 /// that sums the bytes into the top one, as baseline x86-64 has no population count instruction.
-                @inline(__always) func bytes(_ flags: UInt64) -> Int {
+                @inline(__always) func flagCount(_ flags: UInt64) -> Int {
                     Int(truncatingIfNeeded: ((flags &>> 7) &* ones) &>> 56)
                 }
-                if zeros(word ^ (ones &* 0x0D)) & valid == 0 {
-                    let lineFeeds = zeros(word ^ (ones &* 0x0A)) & valid
+                if XMLCharacterClass.bytes(word, equalTo: 0x0D) & valid == 0 {
+                    let lineFeeds = XMLCharacterClass.bytes(word, equalTo: 0x0A) & valid
                     let continuations = word & ~(word &<< 1) & valid
                     if lineFeeds == 0 {
-                        column &+= count &- bytes(continuations)
+                        column &+= count &- flagCount(continuations)
                     } else {
-                        line &+= bytes(lineFeeds)
+                        line &+= flagCount(lineFeeds)
                         let last = 63 &- lineFeeds.leadingZeroBitCount
                         let after = last == 63 ? 0 : valid & (UInt64.max &<< UInt64(last &+ 1))
-                        column = 1 &+ bytes(after) &- bytes(continuations & after)
+                        column = 1 &+ flagCount(after) &- flagCount(continuations & after)
                     }
                     index &+= count
                     continue
