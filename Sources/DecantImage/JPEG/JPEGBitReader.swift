@@ -119,14 +119,6 @@ struct JPEGBitReader {
         return Int((bits >> UInt64(count)) & ((1 << UInt64(length)) - 1))
     }
 
-    /// Reads `length` (0...16) bits and extends them to a signed value (T.81 §F.2.2.1, EXTEND).
-    @inline(__always)
-    mutating func receiveExtend(_ length: Int) -> Int {
-        guard length > 0 else { return 0 }
-        let value = receive(length)
-        return value < 1 << (length - 1) ? value - (1 << length) + 1 : value
-    }
-
     /// Decodes one Huffman-coded symbol with `table` (T.81 §F.2.2.3, DECODE).
     ///
     /// - Throws: `invalidBody` when the next 16 bits start no code of the table (corrupt data).

@@ -8,9 +8,8 @@ final class JPEGHuffmanTable: @unchecked Sendable {
     /// The number of bits the fast lookup table resolves at once.
     static let lookupBits = 9
 
-    /// For each 9-bit prefix, `length << 8 | symbol` of the code it starts with, or 0 when the code is longer.
-    let lookup: [UInt16]
-    /// ``lookup`` in memory the table owns, read without bounds checks (every index is a 9-bit prefix).
+    /// For each 9-bit prefix, `length << 8 | symbol` of the code it starts with, or 0 when the code is longer; in
+    /// memory the table owns, read without bounds checks (every index is a 9-bit prefix).
     let fastLookup: UnsafeMutablePointer<UInt16>
     /// For each 9-bit prefix that holds a whole code and the `symbol & 15` value bits after it:
     /// `value << 16 | symbol << 8 | bits used`, the value already extended (T.81 §F.2.2.1); 0 otherwise. Most
@@ -57,7 +56,6 @@ final class JPEGHuffmanTable: @unchecked Sendable {
         self.symbols = symbols
         self.maxCode = maxCode
         self.valueOffset = valueOffset
-        self.lookup = lookup
         fastLookup = .allocate(capacity: 1 << Self.lookupBits)
         fastLookup.initialize(from: lookup, count: 1 << Self.lookupBits)
         fastValue = .allocate(capacity: 1 << Self.lookupBits)
