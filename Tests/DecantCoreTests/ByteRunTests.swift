@@ -49,6 +49,26 @@ import Testing
     }
 
     /// Runs that differ in one byte, or only in length, hash differently (for these inputs).
+    /// `bytes(_:equalTo:)` (and so `zeroBytes`) flags exactly the bytes equal to the one asked for: every value at
+    /// every position, beside neighbours that would make a borrowing formula flag them too (0x00, 0x01, 0xFF).
+    @Test(arguments: [UInt8(0x00), 0x01, 0x0A, 0x80, 0xFF])
+    func equalBytesAreFlaggedExactly(target: UInt8) {
+        var wrong = 0
+        for filler in [UInt8(0x00), 0x01, 0x7F, 0xFE, 0xFF] {
+            for value in 0...255 {
+                for position in 0..<8 {
+                    var bytes = [UInt8](repeating: filler, count: 8)
+                    bytes[position] = UInt8(value)
+                    let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                    var expected: UInt64 = 0
+                    for (index, byte) in bytes.enumerated() where byte == target { expected |= 0x80 << (8 * index) }
+                    if ByteRun.bytes(word, equalTo: target) != expected { wrong += 1 }
+                }
+            }
+        }
+        #expect(wrong == 0)
+    }
+
     @Test func differentRunsHashDifferently() {
         let base = Array("application/json; charset=utf-8".utf8)
         base.withUnsafeBytes { raw in

@@ -1,6 +1,7 @@
 /// Word-at-a-time work on runs of bytes, for parsers of binary and text formats: an ASCII test, a comparison, the
-/// bytes of a short run as two words, and a fast hash. DecantCBOR, DecantMessagePack and DecantEventStream use them
-/// to read keys and strings in place; a third party's parser may too.
+/// bytes of a short run as two words, a fast hash, and the bytes of a word equal to a given byte. DecantCBOR,
+/// DecantMessagePack and DecantEventStream use them to read keys and strings in place; a third party's parser may
+/// too.
 ///
 /// Every function reads only the `count` bytes at its pointers (none before, none after), eight at a time where it
 /// can.
@@ -13,6 +14,20 @@
 public enum ByteRun {
     /// The high bit of every byte of a 64-bit word.
     public static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// The high bit of each byte of `word` that is zero, exactly (no carry crosses bytes, so no byte is flagged
+    /// because of its neighbour).
+    @inlinable @inline(__always)
+    public static func zeroBytes(_ word: UInt64) -> UInt64 {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ~(((word & low) &+ low) | word | low)
+    }
+
+    /// The high bit of each byte of `word` that equals `byte`, exactly.
+    @inlinable @inline(__always)
+    public static func bytes(_ word: UInt64, equalTo byte: UInt8) -> UInt64 {
+        zeroBytes(word ^ (0x0101_0101_0101_0101 &* UInt64(byte)))
+    }
 
     /// Whether the `count` bytes at `start` are all ASCII (below 0x80).
     @inlinable @inline(__always)

@@ -77,17 +77,9 @@ struct EndFinder {
     /// Bit `i` set when byte `i` of `word` is `delimiter` (or CR, when `carriageReturn`).
     @inlinable @inline(__always)
     static func ends(in word: UInt64, delimiter: UInt8, carriageReturn: Bool) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        var zeros = zeroBytes(word ^ (ones &* UInt64(delimiter)))
-        if carriageReturn { zeros |= zeroBytes(word ^ (ones &* 0x0D)) }
+        var zeros = ByteRun.bytes(word, equalTo: delimiter)
+        if carriageReturn { zeros |= ByteRun.bytes(word, equalTo: 0x0D) }
         // The high bit of byte i, moved to bit 56 + i, then down.
         return ((zeros &>> 7) &* 0x0102_0408_1020_4080) &>> 56
-    }
-
-    /// The high bit of each byte of `word` that is zero (exactly: no borrow crosses bytes).
-    @inlinable @inline(__always)
-    static func zeroBytes(_ word: UInt64) -> UInt64 {
-        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        return ~(((word & low) &+ low) | word | low)
     }
 }

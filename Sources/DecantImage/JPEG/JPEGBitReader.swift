@@ -36,9 +36,7 @@ struct JPEGBitReader {
         // whole bytes that fit at once.
         if !reachedMarker, bytes.count &- position >= 8, let base = bytes.baseAddress {
             let word = UInt64(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-            // A byte of `~word` is zero exactly where `word` has an FF.
-            let inverted = ~word
-            if (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080 == 0 {
+            if ByteRun.bytes(word, equalTo: 0xFF) == 0 {
                 let taken = (63 &- count) &>> 3  // 1...7 bytes, as count <= 56
                 let newBits = taken &* 8
                 bits = bits &<< UInt64(newBits) | word &>> UInt64(64 &- newBits)

@@ -413,12 +413,8 @@ extension JPEGDecoder {
         }
         let redGreen = unsafeBitCast(interleave(red8, green8), to: Narrow.self)
         let blueAlpha = unsafeBitCast(interleave(blue8, opaque), to: Narrow.self)
-        let low = Narrow(
-            redGreen[0], blueAlpha[0], redGreen[1], blueAlpha[1], redGreen[2], blueAlpha[2], redGreen[3], blueAlpha[3])
-        let high = Narrow(
-            redGreen[4], blueAlpha[4], redGreen[5], blueAlpha[5], redGreen[6], blueAlpha[6], redGreen[7], blueAlpha[7])
-        let first = unsafeBitCast(low, to: SIMD4<UInt32>.self)
-        let second = unsafeBitCast(high, to: SIMD4<UInt32>.self)
+        let first = unsafeBitCast(JPEGIDCT.low16(redGreen, blueAlpha), to: SIMD4<UInt32>.self)
+        let second = unsafeBitCast(JPEGIDCT.high16(redGreen, blueAlpha), to: SIMD4<UInt32>.self)
         return SIMD8(lowHalf: first, highHalf: second)
     }
 

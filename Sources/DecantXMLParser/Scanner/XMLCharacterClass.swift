@@ -1,3 +1,5 @@
+import DecantCore
+
 /// Character classes of XML 1.0 (Fifth Edition) §2.2 (Char) and §2.3 (Name), for ASCII bytes by table and for other
 /// scalars by range.
 enum XMLCharacterClass {
@@ -35,45 +37,34 @@ enum XMLCharacterClass {
         return UnsafePointer(table)
     }()
 
-    /// Each byte's high bit in a word of eight.
-    static let highBits: UInt64 = 0x8080_8080_8080_8080
     /// Each byte 1 in a word of eight.
     static let byteOnes: UInt64 = 0x0101_0101_0101_0101
-
-    /// The high bit of each byte of `word` that is zero.
-    @inline(__always)
-    static func zeroBytes(_ word: UInt64) -> UInt64 {
-        ~(((word & ~highBits) &+ ~highBits) | word | ~highBits)
-    }
-
-    /// The high bit of each byte of `word` that equals `byte`.
-    @inline(__always)
-    static func bytes(_ word: UInt64, equalTo byte: UInt8) -> UInt64 {
-        zeroBytes(word ^ (byteOnes &* UInt64(byte)))
-    }
 
     /// The high bit of each byte of `word` above ASCII or below 0x20 (for bytes above ASCII, the flag may be set or
     /// not: callers flag those bytes anyway).
     @inline(__always)
     static func controlOrHighBytes(_ word: UInt64) -> UInt64 {
-        (word | ~((word & ~highBits) &+ (byteOnes &* 0x60))) & highBits
+        (word | ~((word & ~ByteRun.highBits) &+ (byteOnes &* 0x60))) & ByteRun.highBits
     }
 
     /// The high bit of each byte of `word` (eight bytes in memory order, little-endian) that ends a run of character
     /// data (``textStop``) or is above ASCII: what ``table`` says, eight bytes at once.
     @inline(__always)
     static func textStops(_ word: UInt64) -> UInt64 {
-        let controls = controlOrHighBytes(word) & ~bytes(word, equalTo: 0x09) & ~bytes(word, equalTo: 0x0A)
-        return controls | bytes(word, equalTo: UInt8(ascii: "<")) | bytes(word, equalTo: UInt8(ascii: "&"))
-            | bytes(word, equalTo: UInt8(ascii: "]"))
+        let controls =
+            controlOrHighBytes(word) & ~ByteRun.bytes(word, equalTo: 0x09) & ~ByteRun.bytes(word, equalTo: 0x0A)
+        return controls | ByteRun.bytes(word, equalTo: UInt8(ascii: "<"))
+            | ByteRun.bytes(word, equalTo: UInt8(ascii: "&"))
+            | ByteRun.bytes(word, equalTo: UInt8(ascii: "]"))
     }
 
     /// The high bit of each byte of `word` that ends a run of an attribute value (``attributeStop``: every C0 control
     /// among them) or is above ASCII.
     @inline(__always)
     static func attributeStops(_ word: UInt64) -> UInt64 {
-        controlOrHighBytes(word) | bytes(word, equalTo: UInt8(ascii: "<")) | bytes(word, equalTo: UInt8(ascii: "&"))
-            | bytes(word, equalTo: UInt8(ascii: "\"")) | bytes(word, equalTo: UInt8(ascii: "'"))
+        controlOrHighBytes(word) | ByteRun.bytes(word, equalTo: UInt8(ascii: "<"))
+            | ByteRun.bytes(word, equalTo: UInt8(ascii: "&"))
+            | ByteRun.bytes(word, equalTo: UInt8(ascii: "\"")) | ByteRun.bytes(word, equalTo: UInt8(ascii: "'"))
     }
 
     /// Whether a scalar above ASCII is a NameStartChar (§2.3 [4]).

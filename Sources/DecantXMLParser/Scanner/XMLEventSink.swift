@@ -1,3 +1,5 @@
+import DecantCore
+
 /// Where the scanner sends events: the closure, handler, delegate and array front ends each wrap one.
 protocol XMLEventSink {
     /// Receives one event and where it starts.
@@ -30,7 +32,7 @@ struct XMLPositionTracker {
             if !afterCR, end &- index >= 8 {
                 let count = Swift.min(8, target &- index)
                 let ones = XMLCharacterClass.byteOnes
-                let highs = XMLCharacterClass.highBits
+                let highs = ByteRun.highBits
                 let valid = count == 8 ? highs : highs & ((1 &<< UInt64(count &* 8)) &- 1)
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
                 /// How many bytes have their high bit set in `flags` (which has no other bits): by a multiplication
@@ -38,8 +40,8 @@ struct XMLPositionTracker {
                 @inline(__always) func flagCount(_ flags: UInt64) -> Int {
                     Int(truncatingIfNeeded: ((flags &>> 7) &* ones) &>> 56)
                 }
-                if XMLCharacterClass.bytes(word, equalTo: 0x0D) & valid == 0 {
-                    let lineFeeds = XMLCharacterClass.bytes(word, equalTo: 0x0A) & valid
+                if ByteRun.bytes(word, equalTo: 0x0D) & valid == 0 {
+                    let lineFeeds = ByteRun.bytes(word, equalTo: 0x0A) & valid
                     let continuations = word & ~(word &<< 1) & valid
                     if lineFeeds == 0 {
                         column &+= count &- flagCount(continuations)

@@ -1,3 +1,5 @@
+import DecantCore
+
 /// The names a document uses, remembered by their bytes: a name read again (the same element and attribute names
 /// recur throughout a document) is neither decoded into a new `String`, nor checked against Namespaces in XML again,
 /// nor split and bound to its namespace again while the bindings in scope are unchanged.
@@ -52,8 +54,7 @@ struct XMLNameCache {
         let start = entries[index].keyStart
         let matches = arena.withUnsafeBufferPointer { arena -> Bool in
             guard let key = arena.baseAddress else { return false }
-            for offset in 0..<count where key[start &+ offset] != bytes[offset] { return false }
-            return true
+            return ByteRun.equal(key + start, bytes, count: count)
         }
         return matches ? index : nil
     }
@@ -94,7 +95,9 @@ struct XMLNameCache {
         }
     }
 
-    /// The slot of a name: a hash of its length and of its first and last eight bytes (or all of them).
+    /// The slot of a name: a hash of its length and of its first and last eight bytes (or all of them). Not
+    /// ``ByteRun/hash(_:count:)``, whose exact treatment of every length up to 16 bytes (which a hash table keyed by
+    /// the bytes needs, and a slot does not) made the event parser about 3% slower on the bench's feed.
     @inline(__always)
     static func slot(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
         var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
