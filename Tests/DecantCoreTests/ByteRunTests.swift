@@ -83,4 +83,62 @@ import Testing
         let second = changed.withUnsafeBytes { ByteRun.hash($0.baseAddress!, count: $0.count) }
         #expect(first != second)
     }
+
+    /// Bytes that decide UTF-8 validity at a sequence's second to fourth position: the edges of every lead's range.
+    static let edgeBytes: [UInt8] = [
+        0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xED,
+        0xEF, 0xF0, 0xF4, 0xF5, 0xFF,
+    ]
+
+    /// Whether the standard library accepts `bytes` as UTF-8: the independent reference.
+    static func standardLibraryAccepts(_ bytes: [UInt8]) -> Bool {
+        String(validating: bytes, as: UTF8.self) != nil
+    }
+
+    static func decantAccepts(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            ByteRun.isValidUTF8(raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: raw.count)
+        }
+    }
+
+    /// Every one- and two-byte sequence, and every multi-byte lead followed by edge bytes in up to three positions, agree with
+    /// the standard library, alone, after an ASCII run of each length to 9 (so that the word-at-a-time path hands
+    /// over at every offset) and cut short at every length.
+    @Test(arguments: [0, 1, 7, 8, 9])
+    func utf8ValidityAgreesWithTheStandardLibrary(asciiPrefix: Int) {
+        let prefix = [UInt8](repeating: 0x61, count: asciiPrefix)
+        var disagreements: [[UInt8]] = []
+        func check(_ sequence: [UInt8]) {
+            let bytes = prefix + sequence
+            if Self.decantAccepts(bytes) != Self.standardLibraryAccepts(bytes) { disagreements.append(sequence) }
+        }
+        for first in 0...255 {
+            check([UInt8(first)])
+            for second in 0...255 { check([UInt8(first), UInt8(second)]) }
+            // Below C0 the first byte decides alone; three- and four-byte leads start at E0 and F0.
+            guard first >= 0xC0 else { continue }
+            for second in Self.edgeBytes {
+                for third in Self.edgeBytes {
+                    check([UInt8(first), second, third])
+                    guard first >= 0xF0 else { continue }
+                    for fourth in Self.edgeBytes { check([UInt8(first), second, third, fourth, 0x62]) }
+                }
+            }
+        }
+        #expect(disagreements.isEmpty, "first disagreements: \(disagreements.prefix(5))")
+    }
+
+    /// Long mixed texts: valid ones are accepted, and each one with any single byte replaced by a stray continuation
+    /// byte or a lone lead is judged as the standard library judges it.
+    @Test func utf8ValidityOfLongTexts() {
+        let text = Array("Grüße, 東京 — 🎉 naïve café, ascii ascii ascii ascii \u{10FFFF}\u{7FF}\u{800}".utf8)
+        #expect(Self.decantAccepts(text))
+        for position in text.indices {
+            for replacement: UInt8 in [0x80, 0xC3, 0xF0, 0xFF] {
+                var changed = text
+                changed[position] = replacement
+                #expect(Self.decantAccepts(changed) == Self.standardLibraryAccepts(changed))
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
-/// Word-at-a-time work on runs of bytes, for parsers of binary and text formats: an ASCII test, a comparison, the
-/// bytes of a short run as two words, a fast hash, and the bytes of a word equal to a given byte. DecantCBOR,
+/// Word-at-a-time work on runs of bytes, for parsers of binary and text formats: an ASCII test, a UTF-8 validity
+/// test, a comparison, the bytes of a short run as two words, a fast hash, and the bytes of a word equal to a given
+/// byte. DecantCBOR,
 /// DecantMessagePack and DecantEventStream use them to read keys and strings in place; a third party's parser may
 /// too.
 ///
@@ -43,6 +44,50 @@ public enum ByteRun {
             index &+= 1
         }
         return accumulated & highBits == 0
+    }
+
+    /// Whether the `count` bytes at `start` are well-formed UTF-8 (Unicode §3.9, table 3-7): no overlong forms, no
+    /// surrogates, nothing above U+10FFFF, no sequence cut off at the end. Runs of ASCII are checked eight bytes at a
+    /// time; nothing is allocated, so a parser can validate a string in place and make a `String` only when asked.
+    @inlinable
+    public static func isValidUTF8(_ start: UnsafeRawPointer, count: Int) -> Bool {
+        var index = 0
+        while index < count {
+            if count &- index >= 8 && start.loadUnaligned(fromByteOffset: index, as: UInt64.self) & highBits == 0 {
+                index &+= 8
+                continue
+            }
+            let lead = start.load(fromByteOffset: index, as: UInt8.self)
+            if lead < 0x80 {
+                index &+= 1
+                continue
+            }
+            // The second byte's range depends on the lead (overlongs, surrogates and the top of the code space are
+            // excluded there); the others are plain continuation bytes.
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: (length, low) = (3, 0xA0)
+            case 0xE1...0xEC, 0xEE, 0xEF: length = 3
+            case 0xED: (length, high) = (3, 0x9F)
+            case 0xF0: (length, low) = (4, 0x90)
+            case 0xF1...0xF3: length = 4
+            case 0xF4: (length, high) = (4, 0x8F)
+            default: return false
+            }
+            guard count &- index >= length else { return false }
+            let second = start.load(fromByteOffset: index &+ 1, as: UInt8.self)
+            guard second >= low && second <= high else { return false }
+            var next = index &+ 2
+            while next < index &+ length {
+                guard start.load(fromByteOffset: next, as: UInt8.self) & 0xC0 == 0x80 else { return false }
+                next &+= 1
+            }
+            index = next
+        }
+        return true
     }
 
     /// Whether the `count` bytes at `first` and at `second` are the same.

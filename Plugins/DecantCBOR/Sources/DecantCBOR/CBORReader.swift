@@ -7,7 +7,7 @@ import DecantCore
 #endif
 
 /// One open container while reading: an array, a map, a tag or the chunks of an indefinite-length string. Its items
-/// wait on the reader's value stack from ``base`` on; a map's keys are also remembered from ``keyBase`` on, for the
+/// wait on the reader's value stack from ``base`` on; a map's keys are also remembered from its ``keyTable``'s base on, for the
 /// duplicate check.
 struct CBORFrame {
     enum Kind: UInt8 {
@@ -21,41 +21,20 @@ struct CBORFrame {
     var kind: Kind
     /// Whether the length is indefinite (ended by a break).
     var indefinite: Bool
-    /// Whether the map's keys are hashed with the seeded `Hasher` (after too many collisions of the fast hash).
-    var seededHash = false
     /// The byte offset of the container's head.
     var start: Int
     /// The items still expected (a map counts keys and values), when the length is definite.
     var remaining: UInt64
-    /// The index, in the value stack, of the container's first item.
+    /// The index, in the value stack, of the container's first item (for the tape reader: the container's entry).
     var base: Int
     /// The tag number, for a tag.
     var tagNumber: UInt64 = 0
-    /// The index of the map's first key record.
-    var keyBase = 0
-    /// Where the map's hash table starts in the reader's slots, and its size (0 while the map has few keys).
-    var slotBase = 0
-    var slotCapacity = 0
-    /// The probes made in the map's hash table so far.
-    var probes = 0
+    /// The state of a map's duplicate-key check.
+    var keyTable = CBORKeyTable()
+    /// The items attached so far (the tape reader's count of elements, keys and values).
+    var attached = 0
 
     static let placeholder = CBORFrame(kind: .array, indefinite: false, start: 0, remaining: 0, base: 0)
-}
-
-/// A key of an open map, for the duplicate check (RFC 8949 §5.6).
-struct CBORKeyRecord {
-    /// The key's hash: of its UTF-8 bytes for a text string, else its `hashValue`.
-    var hash: UInt64
-    /// Whether ``hash`` is computed yet (keys other than definite-length texts are hashed when a second key comes).
-    var hashed: Bool
-    /// The byte offset of a definite-length text key's content in the body, else -1.
-    var textStart: Int
-    /// The length of a definite-length text key's content.
-    var textCount: Int
-    /// The index of the key in the value stack.
-    var valueIndex: Int
-    /// The byte offset of the key's head.
-    var offset: Int
 }
 
 /// The reading state over one body. The caller calls ``release()`` once it is done, whatever the outcome.
@@ -70,12 +49,8 @@ struct CBORReader {
     var values = CBORValueStack()
     /// The open containers but the innermost one.
     var frames: [CBORFrame] = []
-    /// The keys of every open map.
-    var keys: [CBORKeyRecord] = []
-    /// The hash tables of the open maps with many keys: key record index + 1, or 0 for an empty slot.
-    var slots: [Int] = []
-    /// The end of the part of `slots` that open maps use.
-    var slotTop = 0
+    /// The duplicate-key check of the open maps.
+    var keyChecker: CBORKeyChecker
 
     /// The text cache (bodies of 4 KB or more), so that repeated texts share one value: the last text read for each
     /// value of the top bits of the texts' fast hash, and its value. `cacheShift` is 64 minus the number of those bits
@@ -96,6 +71,7 @@ struct CBORReader {
         self.bytes = bytes
         self.count = count
         self.options = options
+        keyChecker = CBORKeyChecker(bytes: bytes)
         rejectsDuplicateKeys = options.duplicateKeys != .lastWins
         // One text slot per 32 bytes of body, from 128 to 1,024 slots.
         var bits: UInt64 = 0
@@ -318,7 +294,8 @@ struct CBORReader {
                         if cacheShift < 64 {
                             // Texts repeat (keys above all): the value made for the same bytes earlier is reused.
                             let isKey =
-                                depth > 0 && top.kind == .map && !top.seededHash && (values.count - top.base) & 1 == 0
+                                depth > 0 && top.kind == .map && !top.keyTable.seededHash
+                                && (values.count - top.base) & 1 == 0
                             value = try sharedText(
                                 pointer, count: size, start: start, headOffset: headOffset, isKey: isKey,
                                 hash: &textHash)
@@ -334,7 +311,7 @@ struct CBORReader {
                         try open(
                             CBORFrame(
                                 kind: major == 4 ? .array : .map, indefinite: true, start: headOffset, remaining: 0,
-                                base: values.count, keyBase: keys.count), top: &top, depth: &depth)
+                                base: values.count, keyTable: keyChecker.newTable), top: &top, depth: &depth)
                         continue
                     }
                     let declared = try argument(info, headOffset: headOffset)
@@ -352,7 +329,7 @@ struct CBORReader {
                     try open(
                         CBORFrame(
                             kind: major == 4 ? .array : .map, indefinite: false, start: headOffset,
-                            remaining: declared * perItem, base: values.count, keyBase: keys.count),
+                            remaining: declared * perItem, base: values.count, keyTable: keyChecker.newTable),
                         top: &top, depth: &depth)
                     continue
                 case 6:
@@ -404,20 +381,22 @@ struct CBORReader {
             if frame.indefinite { try countItems(1, at: start) }
             if (values.count - frame.base) & 1 == 0 {
                 // A key: remembered now, checked against the earlier keys once its value is complete.
-                recordKey(
-                    value, offset: start, textStart: textStart, textCount: textCount, textHash: textHash, in: frame)
+                keyChecker.record(
+                    textStart: textStart, textCount: textCount, textHash: textHash,
+                    other: textStart >= 0 ? nil : copy value, position: values.count, offset: start,
+                    in: frame.keyTable)
                 values.push(consume value)
-            } else if let existing = duplicateOfLastKey(in: &frame) {
-                let repeated = keys[keys.count - 1].offset
+            } else if let existing = keyChecker.duplicateOfLastKey(in: &frame.keyTable) {
+                let repeated = keyChecker.keys[keyChecker.keys.count - 1].offset
                 guard !rejectsDuplicateKeys else {
                     throw invalid(
                         "The map at offset \(frame.start) repeats the key at offset \(repeated) (RFC 8949 §5.6); "
                             + "send unique keys, or set the option duplicateKeys to lastWins.", at: repeated)
                 }
                 // The last value wins, at the position of the first occurrence of the key.
-                values.replace(at: keys[existing].valueIndex + 1, with: value)
+                values.replace(at: keyChecker.keys[existing].position + 1, with: value)
                 values.dropLast()
-                keys.removeLast()
+                keyChecker.dropLastKey()
             } else {
                 values.push(value)
             }
@@ -438,8 +417,7 @@ struct CBORReader {
         case .array:
             return .array(values.takeArray(from: frame.base))
         case .map:
-            keys.removeLast(keys.count - frame.keyBase)
-            if frame.slotCapacity > 0 { slotTop = frame.slotBase }
+            keyChecker.close(frame.keyTable)
             return .map(values.takeEntries(from: frame.base))
         case .byteChunks:
             var data = Data()
