@@ -62,6 +62,79 @@ public struct CBORParser: Sendable {
         try decode(data, sequence: true)
     }
 
+    /// Checks `data` as exactly one data item (`application/cbor`), as ``parse(_:)`` does, and returns it as a
+    /// ``CBORItem``: values are read from the body when asked for, so parsing allocates nothing per item.
+    ///
+    /// - Throws: `SerializationError` as ``parse(_:)`` does; `limitExceeded` for a body of 4 GiB or more.
+    public func read(_ data: Data) throws(SerializationError) -> CBORItem {
+        let tape = try tape(data, sequence: false)
+        guard !tape.entries.isEmpty else {
+            throw SerializationError(
+                code: .invalidBody, message: "The body is empty: a CBOR document holds exactly one data item.",
+                offset: 0)
+        }
+        return CBORItem(tape: tape, index: 0)
+    }
+
+    /// Checks `data` as a CBOR sequence (RFC 8742), as ``parseSequence(_:)`` does, and returns its items as
+    /// ``CBORItem``s.
+    ///
+    /// - Throws: `SerializationError` as ``read(_:)`` does.
+    public func readSequence(_ data: Data) throws(SerializationError) -> [CBORItem] {
+        let tape = try tape(data, sequence: true)
+        var items: [CBORItem] = []
+        var index = 0
+        while index < tape.entries.count {
+            items.append(CBORItem(tape: tape, index: index))
+            index = Int(tape.entries[index].end)
+        }
+        return items
+    }
+
+    /// The largest body ``read(_:)`` accepts: offsets on its tape are 32-bit.
+    static let maxTapeBodyBytes = Int(UInt32.max)
+
+    private func tape(_ data: Data, sequence: Bool) throws(SerializationError) -> CBORTape {
+        guard data.count <= Self.maxTapeBodyBytes else {
+            throw SerializationError(
+                code: .limitExceeded,
+                message: "The body has \(data.count) bytes; CBORParser.read reads bodies below 4 GiB. Use parse "
+                    + "for larger ones.", offset: 0)
+        }
+        do {
+            return try data.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress, !raw.isEmpty else {
+                    return CBORTape(body: data, entries: [], replacements: [:], dropped: [])
+                }
+                var reader = CBORReader(bytes: base, count: raw.count, options: options, cachesTexts: false)
+                defer { reader.release() }
+                // Most items take a few bytes; the tape grows beyond this when they are smaller.
+                reader.entries.reserveCapacity(raw.count / 8 + 1)
+                while reader.position < raw.count {
+                    if !sequence && !reader.entries.isEmpty {
+                        throw extraBytes(at: reader.position)
+                    }
+                    try reader.countItems(1, at: reader.position)
+                    try reader.readTapeItem()
+                }
+                return CBORTape(
+                    body: data, entries: reader.entries, replacements: reader.replacements, dropped: reader.dropped)
+            }
+        } catch let error as SerializationError {
+            throw error
+        } catch {
+            throw SerializationError(wrapping: error)
+        }
+    }
+
+    private func extraBytes(at offset: Int) -> SerializationError {
+        SerializationError(
+            code: .invalidBody,
+            message: "Extra bytes follow the data item at offset \(offset): an application/cbor body holds exactly "
+                + "one item. Send one item, or label a sequence of items application/cbor-seq.",
+            offset: offset)
+    }
+
     private func decode(_ data: Data, sequence: Bool) throws(SerializationError) -> [CBORValue] {
         do {
             return try data.withUnsafeBytes { raw in
@@ -71,12 +144,7 @@ public struct CBORParser: Sendable {
                 var items: [CBORValue] = []
                 while reader.position < raw.count {
                     if !sequence && !items.isEmpty {
-                        throw SerializationError(
-                            code: .invalidBody,
-                            message: "Extra bytes follow the data item at offset \(reader.position): an "
-                                + "application/cbor body holds exactly one item. Send one item, or label a "
-                                + "sequence of items application/cbor-seq.",
-                            offset: reader.position)
+                        throw extraBytes(at: reader.position)
                     }
                     try reader.countItems(1, at: reader.position)
                     items.append(try reader.readItem())

@@ -51,6 +51,10 @@ struct CBORReader {
     var frames: [CBORFrame] = []
     /// The duplicate-key check of the open maps.
     var keyChecker: CBORKeyChecker
+    /// The tape reader's entries, and the results of its `lastWins` duplicate keys (see ``CBORTape``).
+    var entries: [CBORTapeEntry] = []
+    var replacements: [Int: Int] = [:]
+    var dropped: Set<Int> = []
 
     /// The text cache (bodies of 4 KB or more), so that repeated texts share one value: the last text read for each
     /// value of the top bits of the texts' fast hash, and its value. `cacheShift` is 64 minus the number of those bits
@@ -67,7 +71,8 @@ struct CBORReader {
         var value: CBORValue
     }
 
-    init(bytes: UnsafeRawPointer, count: Int, options: CBORParsingOptions) {
+    /// Creates a reader; the text cache is made only for the tree reader (`cachesTexts`) and bodies of 4 KB or more.
+    init(bytes: UnsafeRawPointer, count: Int, options: CBORParsingOptions, cachesTexts: Bool = true) {
         self.bytes = bytes
         self.count = count
         self.options = options
@@ -75,7 +80,7 @@ struct CBORReader {
         rejectsDuplicateKeys = options.duplicateKeys != .lastWins
         // One text slot per 32 bytes of body, from 128 to 1,024 slots.
         var bits: UInt64 = 0
-        if count >= 4096 {
+        if count >= 4096 && cachesTexts {
             bits = 7
             while bits < 10 && count >> (bits + 5) > 1 { bits += 1 }
         }
@@ -436,14 +441,7 @@ struct CBORReader {
         case .tag:
             let number = frame.tagNumber
             let content = values.count > frame.base ? values.pop() : .null
-            guard number == 2 || number == 3, case .bytes(let data) = content else { return .tag(number, content) }
-            let magnitude = Array(data.drop { $0 == 0 })
-            guard magnitude.count <= CBORParser.maxBignumBytes else { return .tag(number, content) }
-            if magnitude.count <= 8 {
-                let small = magnitude.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                return number == 2 ? .unsignedInteger(small) : .negativeInteger(small)
-            }
-            return .bignum(negative: number == 3, magnitude: magnitude)
+            return CBORValue.tagged(number, content)
         }
     }
 
