@@ -57,11 +57,30 @@ public enum ByteRun {
                 index &+= 8
                 continue
             }
-            let lead = start.load(fromByteOffset: index, as: UInt8.self)
+            var lead = start.load(fromByteOffset: index, as: UInt8.self)
             if lead < 0x80 {
                 index &+= 1
                 continue
             }
+            // Two- and three-byte sequences (most non-ASCII text), one after another without the ASCII test;
+            // anything else, or anything doubtful, goes to the table below.
+            while count &- index >= 3 {
+                let second = start.load(fromByteOffset: index &+ 1, as: UInt8.self)
+                if lead >= 0xC2 && lead <= 0xDF && second & 0xC0 == 0x80 {
+                    index &+= 2
+                } else {
+                    let third = start.load(fromByteOffset: index &+ 2, as: UInt8.self)
+                    guard
+                        lead & 0xF0 == 0xE0 && (second & third) & 0xC0 == 0x80 && (second | third) & 0x40 == 0
+                            && (lead != 0xE0 || second >= 0xA0) && (lead != 0xED || second <= 0x9F)
+                    else { break }
+                    index &+= 3
+                }
+                guard index < count else { return true }
+                lead = start.load(fromByteOffset: index, as: UInt8.self)
+                if lead < 0x80 { break }
+            }
+            if lead < 0x80 { continue }
             // The second byte's range depends on the lead (overlongs, surrogates and the top of the code space are
             // excluded there); the others are plain continuation bytes.
             let length: Int

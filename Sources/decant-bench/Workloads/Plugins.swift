@@ -87,6 +87,10 @@ enum PluginWorkloads {
                 name: "plugin.cbor", format: "CBOR", encode: BinaryEncodings.cbor,
                 decode: { data in
                     let parser = CBORParser()
+                    return ({ try parser.read(data).count }, { try countValues(parser.read(data)) })
+                },
+                tree: { data in
+                    let parser = CBORParser()
                     return ({ try topLevelCount(parser.parse(data)) }, { try countValues(parser.parse(data)) })
                 })
             + binary(
@@ -94,20 +98,30 @@ enum PluginWorkloads {
                 decode: { data in
                     let parser = MessagePackParser()
                     return ({ try topLevelCount(parser.parse(data)) }, { try countValues(parser.parse(data)) })
+                },
+                tree: { data in
+                    let parser = MessagePackParser()
+                    return ({ try topLevelCount(parser.parse(data)) }, { try countValues(parser.parse(data)) })
                 })
     }
 
-    /// Two rows for a binary format: twitter.json's data encoded to it in the bench, decoded to values, in MB/s of the
-    /// binary input. `name` against `JSONSerialization` on the JSON form, `name.json` against Decant's own
-    /// `JSONParser` on the JSON form: both sides decode the same data, so the ratio is one of values per second. Each
-    /// side parses and reads the top-level count, as `json.parse.*` does; `decode` also returns a walk of every value,
-    /// run once (untimed) to check that the tree holds the JSON's values.
+    /// Three rows for a binary format: twitter.json's data encoded to it in the bench, decoded, in MB/s of the binary
+    /// input. `name` against `JSONSerialization` on the JSON form, `name.json` against Decant's own `JSONParser` on
+    /// the JSON form: both sides decode the same data, so the ratio is one of values per second. Each side parses and
+    /// reads the top-level count, as `json.parse.*` does: `decode` checks the body and records its items (as
+    /// `JSONParser` does, values read on access), `tree` builds the value tree the format's serializer returns
+    /// (`name.tree`, against `JSONSerialization`). Each also returns a walk of every value, run once (untimed) to check
+    /// that it holds the JSON's values.
     private static func binary(
         name: String, format: String, encode: @escaping @Sendable (JSONValue) -> Data,
-        decode: @escaping @Sendable (Data) -> (parse: () throws -> Int, countEveryValue: () throws -> Int)
+        decode: @escaping @Sendable (Data) -> (parse: () throws -> Int, countEveryValue: () throws -> Int),
+        tree: @escaping @Sendable (Data) -> (parse: () throws -> Int, countEveryValue: () throws -> Int)
     ) -> [Workload] {
         let summary = "twitter.json's data as \(format) (encoded in the bench), decoded to values"
-        func prepare(baseline: @escaping (Data) -> Contender) -> (RunSettings) throws -> Prepared {
+        func prepare(
+            _ decode: @escaping @Sendable (Data) -> (parse: () throws -> Int, countEveryValue: () throws -> Int),
+            baseline: @escaping (Data) -> Contender
+        ) -> (RunSettings) throws -> Prepared {
             { _ in
                 let json = try Corpora.data(Corpora.JSONFile.twitter.relativePath)
                 let tree = try JSONParser().parse(json)
@@ -125,14 +139,21 @@ enum PluginWorkloads {
         return [
             Workload(
                 name: name, unit: .megabytesPerSecond, baselineName: "JSONSerialization (JSON form)",
-                summary: summary, prepare: prepare(baseline: JSONWorkloads.foundationParse)),
+                summary: summary + ", items read on access",
+                prepare: prepare(decode, baseline: JSONWorkloads.foundationParse)),
             Workload(
                 name: name + ".json", unit: .megabytesPerSecond, baselineName: "Decant JSONParser (JSON form)",
                 summary: summary + ", against Decant's JSON parse of the same data",
-                prepare: prepare(baseline: { data in
-                    let parser = JSONParser()
-                    return Contender(name: "Decant JSONParser") { try parser.parse(data).count }
-                })),
+                prepare: prepare(
+                    decode,
+                    baseline: { data in
+                        let parser = JSONParser()
+                        return Contender(name: "Decant JSONParser") { try parser.parse(data).count }
+                    })),
+            Workload(
+                name: name + ".tree", unit: .megabytesPerSecond, baselineName: "JSONSerialization (JSON form)",
+                summary: summary + ", as the value tree the serializer returns",
+                prepare: prepare(tree, baseline: JSONWorkloads.foundationParse)),
         ]
     }
 
@@ -160,6 +181,17 @@ enum PluginWorkloads {
         case .array(let elements): 1 + elements.reduce(0) { $0 + countValues($1) }
         case .map(let entries): 1 + entries.reduce(0) { $0 + countValues($1.value) }
         case .tag(_, let content): countValues(content)
+        default: 1
+        }
+    }
+
+    /// The number of values of a CBOR item (map keys not counted, tags looked through), reading every scalar.
+    static func countValues(_ item: CBORItem) -> Int {
+        switch item.kind {
+        case .array: 1 + item.elements.reduce(0) { $0 + countValues($1) }
+        case .map: 1 + item.entries.reduce(0) { $0 + countValues($1.value) }
+        case .tag: item.tagContent.map(countValues) ?? 1
+        case .text: item.stringValue == nil ? 0 : 1
         default: 1
         }
     }

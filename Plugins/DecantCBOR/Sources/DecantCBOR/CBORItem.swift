@@ -61,20 +61,20 @@ public struct CBORItem: Sendable {
         self.index = index
     }
 
-    @inline(__always) var entry: CBORTapeEntry { tape.entries[index] }
+    @inline(__always) var entry: CBORTapeEntry { tape.entry(index) }
+
+    /// What the tape says this item is.
+    @inline(__always) var tapeKind: CBORTapeEntry.Kind { tape.kind(index) }
 
     /// Whether this is a tag 2 or 3 over a byte string of at most ``CBORParser/maxBignumBytes`` significant bytes,
     /// which ``CBORValue`` holds as an integer.
     var isBignum: Bool {
-        guard entry.kind == .tag else { return false }
+        guard tapeKind == .tag else { return false }
         let number = tape.withReading { $0.argument(index) }
         guard number == 2 || number == 3 else { return false }
         let content = index + 1
-        let kind = tape.entries[content].kind
-        return kind == .bytes
-            ? entry.count == 1 && isSmallMagnitude(content)
-            : kind == .byteChunks
-                && isSmallMagnitude(content)
+        let kind = tape.kind(content)
+        return (kind == .bytes || kind == .byteChunks) && isSmallMagnitude(content)
     }
 
     private func isSmallMagnitude(_ content: Int) -> Bool {
@@ -84,7 +84,7 @@ public struct CBORItem: Sendable {
 
     /// What this item is.
     public var kind: Kind {
-        switch entry.kind {
+        switch tapeKind {
         case .unsignedInteger: return .unsignedInteger
         case .negativeInteger: return .negativeInteger
         case .bytes, .byteChunks: return .bytes
@@ -113,22 +113,22 @@ public struct CBORItem: Sendable {
 
     /// The number of elements of an array or entries of a map; 0 for other kinds.
     public var count: Int {
-        entry.kind == .array || entry.kind == .map ? Int(entry.count) : 0
+        tapeKind == .array || tapeKind == .map ? tape.withReading { $0.count(index) } : 0
     }
 
     /// The text, when this is a text string.
     public var stringValue: String? {
-        entry.kind == .text || entry.kind == .textChunks ? tape.withReading { $0.text(index) } : nil
+        tapeKind == .text || tapeKind == .textChunks ? tape.withReading { $0.text(index) } : nil
     }
 
     /// The bytes, when this is a byte string.
     public var dataValue: Data? {
-        entry.kind == .bytes || entry.kind == .byteChunks ? tape.withReading { $0.bytes(index) } : nil
+        tapeKind == .bytes || tapeKind == .byteChunks ? tape.withReading { $0.bytes(index) } : nil
     }
 
     /// The value as an `Int64`, when it is an integer (or bignum) in `Int64`'s range.
     public var int64Value: Int64? {
-        switch entry.kind {
+        switch tapeKind {
         case .unsignedInteger: return Int64(exactly: tape.withReading { $0.argument(index) })
         case .negativeInteger:
             let n = tape.withReading { $0.argument(index) }
@@ -140,7 +140,7 @@ public struct CBORItem: Sendable {
 
     /// The value as a `UInt64`, when it is a non-negative integer in `UInt64`'s range.
     public var uint64Value: UInt64? {
-        switch entry.kind {
+        switch tapeKind {
         case .unsignedInteger: return tape.withReading { $0.argument(index) }
         case .tag: return isBignum ? value.uint64Value : nil
         default: return nil
@@ -149,12 +149,12 @@ public struct CBORItem: Sendable {
 
     /// The float, widened exactly to `Double`, when this is a float.
     public var doubleValue: Double? {
-        entry.kind == .float ? tape.withReading { $0.float(index) } : nil
+        tapeKind == .float ? tape.withReading { $0.float(index) } : nil
     }
 
     /// `false` or `true`, when this is one of them.
     public var boolValue: Bool? {
-        switch entry.kind {
+        switch tapeKind {
         case .falseValue: false
         case .trueValue: true
         default: nil
@@ -162,35 +162,35 @@ public struct CBORItem: Sendable {
     }
 
     /// Whether this is `null`.
-    public var isNull: Bool { entry.kind == .null }
+    public var isNull: Bool { tapeKind == .null }
 
     /// The tag number, when this is a tag (not a bignum).
     public var tagNumber: UInt64? {
-        entry.kind == .tag && !isBignum ? tape.withReading { $0.argument(index) } : nil
+        tapeKind == .tag && !isBignum ? tape.withReading { $0.argument(index) } : nil
     }
 
     /// The tagged item, when this is a tag (not a bignum).
     public var tagContent: CBORItem? {
-        entry.kind == .tag && !isBignum ? CBORItem(tape: tape, index: index + 1) : nil
+        tapeKind == .tag && !isBignum ? CBORItem(tape: tape, index: index + 1) : nil
     }
 
     /// The element at `position`, when this is an array and `position` is within it. Linear in `position`; iterate
     /// ``elements`` to visit every element.
     public subscript(position: Int) -> CBORItem? {
-        guard entry.kind == .array, position >= 0, position < Int(entry.count) else { return nil }
+        guard tapeKind == .array, position >= 0, position < count else { return nil }
         var element = index + 1
-        for _ in 0..<position { element = Int(tape.entries[element].end) }
+        for _ in 0..<position { element = Int(tape.entry(element).end) }
         return CBORItem(tape: tape, index: element)
     }
 
     /// The value of the entry whose key is the text string `key`, when this is a map that has one. Linear in the
     /// number of entries.
     public subscript(key: String) -> CBORItem? {
-        guard entry.kind == .map else { return nil }
+        guard tapeKind == .map else { return nil }
         var key = key
         return key.withUTF8 { wanted in
             for (candidate, value) in entries {
-                switch candidate.entry.kind {
+                switch candidate.tapeKind {
                 case .text:
                     let matches = tape.withReading { reading in
                         let content = reading.content(candidate.index)
@@ -208,12 +208,12 @@ public struct CBORItem: Sendable {
 
     /// The elements, in order, when this is an array; empty otherwise.
     public var elements: Elements {
-        entry.kind == .array ? Elements(tape: tape, start: index + 1, end: Int(entry.end)) : Elements.empty(tape)
+        tapeKind == .array ? Elements(tape: tape, start: index + 1, end: Int(entry.end)) : Elements.empty(tape)
     }
 
     /// The entries, in document order, when this is a map; empty otherwise.
     public var entries: Entries {
-        entry.kind == .map ? Entries(tape: tape, map: index) : Entries(tape: tape, map: nil)
+        tapeKind == .map ? Entries(tape: tape, map: index) : Entries(tape: tape, map: nil)
     }
 
     /// The elements of an array, in order.
@@ -229,7 +229,7 @@ public struct CBORItem: Sendable {
         /// The position after the last element.
         public var endIndex: Int { end }
         /// The position of the element after the one at `position`.
-        public func index(after position: Int) -> Int { Int(tape.entries[position].end) }
+        public func index(after position: Int) -> Int { Int(tape.entry(position).end) }
         /// The element at `position`.
         public subscript(position: Int) -> CBORItem { CBORItem(tape: tape, index: position) }
     }
@@ -246,7 +246,7 @@ public struct CBORItem: Sendable {
                 (start, end) = (0, 0)
                 return
             }
-            end = Int(tape.entries[map].end)
+            end = Int(tape.entry(map).end)
             start = Self.kept(tape, from: map + 1, before: end)
         }
 
@@ -254,7 +254,7 @@ public struct CBORItem: Sendable {
         static func kept(_ tape: CBORTape, from key: Int, before end: Int) -> Int {
             var key = key
             while key < end && !tape.dropped.isEmpty && tape.dropped.contains(key) {
-                key = Int(tape.entries[Int(tape.entries[key].end)].end)
+                key = Int(tape.entry(Int(tape.entry(key).end)).end)
             }
             return key
         }
@@ -265,11 +265,11 @@ public struct CBORItem: Sendable {
         public var endIndex: Int { end }
         /// The position of the entry after the one at `position`.
         public func index(after position: Int) -> Int {
-            Self.kept(tape, from: Int(tape.entries[Int(tape.entries[position].end)].end), before: end)
+            Self.kept(tape, from: Int(tape.entry(Int(tape.entry(position).end)).end), before: end)
         }
         /// The key and value of the entry at `position`.
         public subscript(position: Int) -> (key: CBORItem, value: CBORItem) {
-            let value = Int(tape.entries[position].end)
+            let value = Int(tape.entry(position).end)
             return (
                 CBORItem(tape: tape, index: position),
                 CBORItem(tape: tape, index: tape.replacements.isEmpty ? value : tape.replacements[position] ?? value)

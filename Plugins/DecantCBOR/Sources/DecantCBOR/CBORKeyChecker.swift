@@ -19,8 +19,6 @@ struct CBORKeyTable {
 struct CBORKeyRecord {
     /// The key's hash: of its UTF-8 bytes for a text string, else its `hashValue`.
     var hash: UInt64
-    /// Whether ``hash`` is computed yet (keys other than definite-length texts are hashed when a second key comes).
-    var hashed: Bool
     /// The byte offset of a definite-length text key's content in the body, else -1.
     var textStart: Int
     /// The length of a definite-length text key's content.
@@ -45,7 +43,7 @@ struct CBORKeyRecord {
 /// `Hasher`, so that the check stays linear.
 struct CBORKeyChecker {
     /// Keys compared one by one before a map builds its hash table.
-    static let linearKeys = 8
+    static let linearKeys = 16
 
     let bytes: UnsafeRawPointer
     /// The keys of every open map.
@@ -71,22 +69,23 @@ struct CBORKeyChecker {
         textStart: Int, textCount: Int, textHash: UInt64?, other: CBORValue?, position: Int, offset: Int,
         in table: CBORKeyTable
     ) {
-        var hash: UInt64 = 0
+        let hash: UInt64
+        var otherIndex = -1
         if let textHash {
             hash = textHash
         } else if textStart >= 0 {
             hash = Self.hashBytes(bytes + textStart, count: textCount, seeded: table.seededHash)
-        }
-        var otherIndex = -1
-        if textStart < 0 {
+        } else {
+            // Hashing another key is linear in its size, as making its value was.
+            let value = other ?? .null
+            hash = Self.hash(of: value, seeded: table.seededHash)
             otherIndex = otherKeys.count
-            otherKeys.append(other ?? .null)
+            otherKeys.append(value)
         }
-        // Other keys are hashed when a second key comes (hashing a large key in a map of one key is wasted work).
         keys.append(
             CBORKeyRecord(
-                hash: hash, hashed: textStart >= 0, textStart: textStart, textCount: textCount, other: otherIndex,
-                position: position, offset: offset))
+                hash: hash, textStart: textStart, textCount: textCount, other: otherIndex, position: position,
+                offset: offset))
     }
 
     /// Forgets the last key (a repeated one whose value replaced the first occurrence's).
@@ -101,14 +100,6 @@ struct CBORKeyChecker {
         if table.slotCapacity > 0 { slotTop = table.slotBase }
     }
 
-    /// Hashes the key of record `index` if it is not hashed yet.
-    @inline(__always)
-    mutating func ensureHash(_ index: Int, seeded: Bool) {
-        guard !keys[index].hashed else { return }
-        keys[index].hash = Self.hash(of: otherKeys[keys[index].other], seeded: seeded)
-        keys[index].hashed = true
-    }
-
     /// The index of an earlier key of the map of `table` equal to its last key, if any. When there is none, the last
     /// key joins the map's hash table (if it has one).
     @inline(__always)
@@ -116,17 +107,19 @@ struct CBORKeyChecker {
         let last = keys.count - 1
         let earlier = last - table.keyBase
         if earlier == 0 { return nil }
-        ensureHash(last, seeded: table.seededHash)
         if table.slotCapacity == 0 {
             if earlier <= Self.linearKeys {
                 let hash = keys[last].hash
-                for index in table.keyBase..<last {
-                    ensureHash(index, seeded: table.seededHash)
-                    if keys[index].hash == hash && sameKey(index, last) { return index }
+                let base = table.keyBase
+                let found = keys.withUnsafeBufferPointer { records in
+                    var index = base
+                    while index < last && records[index].hash != hash { index &+= 1 }
+                    return index
                 }
+                if found == last { return nil }
+                for index in found..<last where keys[index].hash == hash && sameKey(index, last) { return index }
                 return nil
             }
-            for index in table.keyBase..<last { ensureHash(index, seeded: table.seededHash) }
             buildTable(for: &table, keyCount: earlier)
         }
         return lookUpOrInsert(last, in: &table)

@@ -68,7 +68,7 @@ public struct CBORParser: Sendable {
     /// - Throws: `SerializationError` as ``parse(_:)`` does; `limitExceeded` for a body of 4 GiB or more.
     public func read(_ data: Data) throws(SerializationError) -> CBORItem {
         let tape = try tape(data, sequence: false)
-        guard !tape.entries.isEmpty else {
+        guard tape.count > 0 else {
             throw SerializationError(
                 code: .invalidBody, message: "The body is empty: a CBOR document holds exactly one data item.",
                 offset: 0)
@@ -84,9 +84,9 @@ public struct CBORParser: Sendable {
         let tape = try tape(data, sequence: true)
         var items: [CBORItem] = []
         var index = 0
-        while index < tape.entries.count {
+        while index < tape.count {
             items.append(CBORItem(tape: tape, index: index))
-            index = Int(tape.entries[index].end)
+            index = Int(tape.entry(index).end)
         }
         return items
     }
@@ -104,21 +104,22 @@ public struct CBORParser: Sendable {
         do {
             return try data.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress, !raw.isEmpty else {
-                    return CBORTape(body: data, entries: [], replacements: [:], dropped: [])
+                    return CBORTape(
+                        body: data, entries: UnsafeBufferPointer(start: nil, count: 0), counts: [:],
+                        replacements: [:], dropped: [])
                 }
                 var reader = CBORReader(bytes: base, count: raw.count, options: options, cachesTexts: false)
                 defer { reader.release() }
-                // Most items take a few bytes; the tape grows beyond this when they are smaller.
-                reader.entries.reserveCapacity(raw.count / 8 + 1)
                 while reader.position < raw.count {
-                    if !sequence && !reader.entries.isEmpty {
+                    if !sequence && reader.entries.count > 0 {
                         throw extraBytes(at: reader.position)
                     }
                     try reader.countItems(1, at: reader.position)
                     try reader.readTapeItem()
                 }
                 return CBORTape(
-                    body: data, entries: reader.entries, replacements: reader.replacements, dropped: reader.dropped)
+                    body: data, entries: reader.entries.takeEntries(), counts: reader.counts,
+                    replacements: reader.replacements, dropped: reader.dropped)
             }
         } catch let error as SerializationError {
             throw error

@@ -4,15 +4,12 @@ import DecantCore
 /// limit), but instead of values it appends one ``CBORTapeEntry`` per data item, so that nothing but the entries is
 /// allocated while parsing. ``CBORItem`` reads values from the tape and the body when asked.
 extension CBORReader {
-    /// Appends the entry of an item whose head (of `headLength` bytes) is at `offset`, and returns its index.
+    /// Appends the entry of an item whose head is at `offset`, and returns its index.
     @inline(__always)
-    mutating func appendEntry(_ kind: CBORTapeEntry.Kind, offset: Int, count: UInt64 = 0) -> Int {
+    mutating func appendEntry(offset: Int) -> Int {
         let index = entries.count
         entries.append(
-            CBORTapeEntry(
-                offset: UInt32(truncatingIfNeeded: offset), end: UInt32(truncatingIfNeeded: index + 1),
-                count: UInt32(truncatingIfNeeded: count), kind: kind,
-                headLength: UInt8(truncatingIfNeeded: position - offset)))
+            CBORTapeEntry(offset: UInt32(truncatingIfNeeded: offset), end: UInt32(truncatingIfNeeded: index &+ 1)))
         return index
     }
 
@@ -44,6 +41,7 @@ extension CBORReader {
             var itemStart = headOffset
             var textStart = -1
             var textCount = 0
+            var textHash: UInt64?
             if initial == 0xFF {
                 guard depth > 0, top.indefinite else {
                     throw invalid(
@@ -63,10 +61,10 @@ extension CBORReader {
                 switch major {
                 case 0, 1:
                     _ = try argument(info, headOffset: headOffset)
-                    item = appendEntry(major == 0 ? .unsignedInteger : .negativeInteger, offset: headOffset)
+                    item = appendEntry(offset: headOffset)
                 case 2, 3:
                     if info == 31 {
-                        let entry = appendEntry(major == 2 ? .byteChunks : .textChunks, offset: headOffset)
+                        let entry = appendEntry(offset: headOffset)
                         try open(
                             CBORFrame(
                                 kind: major == 2 ? .byteChunks : .textChunks, indefinite: true, start: headOffset,
@@ -80,18 +78,28 @@ extension CBORReader {
                     let start = position
                     let size = Int(length)
                     if major == 3 {
-                        guard ByteRun.isValidUTF8(bytes + start, count: size) else {
+                        let pointer = bytes + start
+                        var ascii = false
+                        if size <= 16 {
+                            // Short texts (most keys): one ASCII test and the key's hash from the same two words.
+                            let (first, second) = ByteRun.shortWords(pointer, count: size)
+                            ascii = (first | second) & ByteRun.highBits == 0
+                            if depth > 0 && top.kind == .map && top.attached & 1 == 0 && !top.keyTable.seededHash {
+                                textHash = ByteRun.hashShort(first, second, count: size)
+                            }
+                        }
+                        guard ascii || ByteRun.isValidUTF8(pointer, count: size) else {
                             throw invalidText(at: headOffset)
                         }
                         textStart = start
                         textCount = size
                     }
-                    item = appendEntry(major == 2 ? .bytes : .text, offset: headOffset, count: length)
+                    item = appendEntry(offset: headOffset)
                     position += size
                 case 4, 5:
                     let kind: CBORFrame.Kind = major == 4 ? .array : .map
                     if info == 31 {
-                        let entry = appendEntry(major == 4 ? .array : .map, offset: headOffset)
+                        let entry = appendEntry(offset: headOffset)
                         try open(
                             CBORFrame(
                                 kind: kind, indefinite: true, start: headOffset, remaining: 0, base: entry,
@@ -106,7 +114,7 @@ extension CBORReader {
                         throw truncated(major == 4 ? "the array" : "the map", at: headOffset)
                     }
                     try countItems(declared * perItem, at: headOffset)
-                    let entry = appendEntry(major == 4 ? .array : .map, offset: headOffset)
+                    let entry = appendEntry(offset: headOffset)
                     if declared == 0 {
                         item = entry
                         break
@@ -123,34 +131,35 @@ extension CBORReader {
                                 + "well-formed for tags (RFC 8949 §3).", at: headOffset)
                     }
                     _ = try argument(info, headOffset: headOffset)
-                    let entry = appendEntry(.tag, offset: headOffset)
+                    let entry = appendEntry(offset: headOffset)
                     try open(
                         CBORFrame(kind: .tag, indefinite: false, start: headOffset, remaining: 1, base: entry),
                         top: &top, depth: &depth)
                     continue
                 default:
-                    // The same checks as the tree reader; the value only says which kind of entry it is.
-                    let kind: CBORTapeEntry.Kind =
-                        switch try simpleOrFloat(info, headOffset: headOffset) {
-                        case .bool(false): .falseValue
-                        case .bool(true): .trueValue
-                        case .null: .null
-                        case .undefined: .undefined
-                        case .float: .float
-                        default: .simple
-                        }
-                    item = appendEntry(kind, offset: headOffset)
+                    // One-byte simple values (false, true, null and undefined among them) need no check; the
+                    // others get the tree reader's (two-byte simple values, floats, reserved values).
+                    if info >= 24 { _ = try simpleOrFloat(info, headOffset: headOffset) }
+                    item = appendEntry(offset: headOffset)
                 }
             }
             // Attach the completed item to the open containers, closing those it completes.
             while true {
                 guard depth > 0 else { return }
-                if try attachOnTape(item, start: itemStart, textStart: textStart, textCount: textCount, to: &top) {
+                if top.kind == .array && !top.indefinite {
+                    // The common case, without the call.
+                    top.attached &+= 1
+                    top.remaining &-= 1
+                    if top.remaining > 0 { break }
+                } else if try attachOnTape(
+                    item, start: itemStart, textStart: textStart, textCount: textCount, textHash: textHash, to: &top)
+                {
                     break
                 }
                 itemStart = top.start
                 item = closeOnTape(top)
                 textStart = -1
+                textHash = nil
                 depth -= 1
                 if depth > 0 { top = frames.removeLast() }
             }
@@ -160,7 +169,7 @@ extension CBORReader {
     /// Counts the completed item at entry `item` in `frame`; returns whether the frame still expects items.
     @inline(__always)
     mutating func attachOnTape(
-        _ item: Int, start: Int, textStart: Int, textCount: Int, to frame: inout CBORFrame
+        _ item: Int, start: Int, textStart: Int, textCount: Int, textHash: UInt64?, to frame: inout CBORFrame
     ) throws(SerializationError) -> Bool {
         switch frame.kind {
         case .array:
@@ -171,23 +180,12 @@ extension CBORReader {
             if frame.attached & 1 == 0 {
                 // A key: remembered now, checked against the earlier keys once its value is complete.
                 keyChecker.record(
-                    textStart: textStart, textCount: textCount, textHash: nil,
+                    textStart: textStart, textCount: textCount, textHash: textHash,
                     other: textStart >= 0 ? nil : tapeValue(at: item), position: item, offset: start,
                     in: frame.keyTable)
                 frame.attached += 1
             } else if let existing = keyChecker.duplicateOfLastKey(in: &frame.keyTable) {
-                let repeated = keyChecker.keys[keyChecker.keys.count - 1]
-                guard !rejectsDuplicateKeys else {
-                    throw invalid(
-                        "The map at offset \(frame.start) repeats the key at offset \(repeated.offset) (RFC 8949 "
-                            + "§5.6); send unique keys, or set the option duplicateKeys to lastWins.",
-                        at: repeated.offset)
-                }
-                // The last value wins, at the position of the first occurrence of the key.
-                replacements[keyChecker.keys[existing].position] = item
-                dropped.insert(repeated.position)
-                keyChecker.dropLastKey()
-                frame.attached -= 1
+                try repeatedKey(existing, value: item, in: &frame)
             } else {
                 frame.attached += 1
             }
@@ -202,25 +200,39 @@ extension CBORReader {
         return frame.remaining > 0
     }
 
+    /// The value `item` completed a key of `frame` equal to the earlier key record `existing`: an error, or under
+    /// `lastWins` the value goes to the first occurrence and the repeated key is dropped.
+    @inline(never)
+    mutating func repeatedKey(_ existing: Int, value item: Int, in frame: inout CBORFrame) throws(SerializationError) {
+        let repeated = keyChecker.keys[keyChecker.keys.count - 1]
+        guard !rejectsDuplicateKeys else {
+            throw invalid(
+                "The map at offset \(frame.start) repeats the key at offset \(repeated.offset) (RFC 8949 §5.6); send "
+                    + "unique keys, or set the option duplicateKeys to lastWins.", at: repeated.offset)
+        }
+        replacements[keyChecker.keys[existing].position] = item
+        dropped.insert(repeated.position)
+        keyChecker.dropLastKey()
+        frame.attached -= 1
+        frame.droppedKeys = true
+    }
+
     /// Completes the entry of a closed frame; returns its index.
     mutating func closeOnTape(_ frame: CBORFrame) -> Int {
-        var count = frame.attached
-        if frame.kind == .map {
-            keyChecker.close(frame.keyTable)
-            count /= 2
-        }
+        if frame.kind == .map { keyChecker.close(frame.keyTable) }
         entries[frame.base].end = UInt32(truncatingIfNeeded: entries.count)
-        entries[frame.base].count = UInt32(truncatingIfNeeded: count)
+        // A count the head does not say is kept aside (indefinite lengths, repeated keys dropped).
+        if frame.indefinite && (frame.kind == .array || frame.kind == .map) || frame.droppedKeys {
+            counts[frame.base] = frame.kind == .map ? frame.attached / 2 : frame.attached
+        }
         return frame.base
     }
 
     /// The completed item at entry `index` as a value (for keys that are not definite-length texts).
     func tapeValue(at index: Int) -> CBORValue {
-        entries.withUnsafeBufferPointer { entries in
-            CBORTapeReading(
-                body: UnsafeRawBufferPointer(start: bytes, count: count), entries: entries,
-                replacements: replacements, dropped: dropped
-            ).value(at: index)
-        }
+        CBORTapeReading(
+            body: UnsafeRawBufferPointer(start: bytes, count: count), entries: entries.buffer, counts: counts,
+            replacements: replacements, dropped: dropped
+        ).value(at: index)
     }
 }

@@ -33,6 +33,8 @@ struct CBORFrame {
     var keyTable = CBORKeyTable()
     /// The items attached so far (the tape reader's count of elements, keys and values).
     var attached = 0
+    /// Whether the tape reader dropped a repeated key of this map (`lastWins`).
+    var droppedKeys = false
 
     static let placeholder = CBORFrame(kind: .array, indefinite: false, start: 0, remaining: 0, base: 0)
 }
@@ -51,8 +53,10 @@ struct CBORReader {
     var frames: [CBORFrame] = []
     /// The duplicate-key check of the open maps.
     var keyChecker: CBORKeyChecker
-    /// The tape reader's entries, and the results of its `lastWins` duplicate keys (see ``CBORTape``).
-    var entries: [CBORTapeEntry] = []
+    /// The tape reader's entries, the counts their heads do not say, and the results of `lastWins` duplicate keys
+    /// (see ``CBORTape``).
+    var entries: CBORTapeBuffer
+    var counts: [Int: Int] = [:]
     var replacements: [Int: Int] = [:]
     var dropped: Set<Int> = []
 
@@ -77,6 +81,8 @@ struct CBORReader {
         self.count = count
         self.options = options
         keyChecker = CBORKeyChecker(bytes: bytes)
+        // Most items take a few bytes; the tape grows beyond this when they are smaller.
+        entries = CBORTapeBuffer(capacity: cachesTexts ? 0 : count / 8 + 1)
         rejectsDuplicateKeys = options.duplicateKeys != .lastWins
         // One text slot per 32 bytes of body, from 128 to 1,024 slots.
         var bits: UInt64 = 0
@@ -89,9 +95,10 @@ struct CBORReader {
         textCache = Array(repeating: CachedText(count: -1, first: 0, second: 0, value: .null), count: slots)
     }
 
-    /// Frees the value stack.
+    /// Frees the value stack and the tape buffer.
     func release() {
         values.release()
+        entries.release()
     }
 
     func invalid(_ message: String, at offset: Int) -> SerializationError {

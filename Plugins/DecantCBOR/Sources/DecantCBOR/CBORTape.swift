@@ -4,10 +4,11 @@
     import Foundation
 #endif
 
-/// One data item of a tape: where its head is, where its subtree ends, and what it is. Scalars are read again
-/// from their head when asked for; nothing but the entries is made while parsing.
+/// One data item of a tape: where its head is and where its subtree ends (8 bytes, as a JSON tape entry). What the
+/// item is, its length or count and its value are read again from its head when asked for; nothing but the entries
+/// is made while parsing.
 struct CBORTapeEntry {
-    /// What an entry is: the major type, split where reading differs.
+    /// What an entry is: the major type, split where reading differs (derived from the head, not stored).
     enum Kind: UInt8 {
         case unsignedInteger, negativeInteger, bytes, text, byteChunks, textChunks, array, map, tag
         case simple, falseValue, trueValue, null, undefined, float
@@ -17,39 +18,112 @@ struct CBORTapeEntry {
     var offset: UInt32
     /// The index of the entry after the item and everything it contains.
     var end: UInt32
-    /// Arrays: elements; maps: entries (repeated keys that lost to a later value not counted); strings: content
-    /// bytes; indefinite-length strings: chunks; tags: 1.
-    var count: UInt32
-    var kind: Kind
-    /// The length of the head in bytes (1, 2, 3, 5 or 9).
-    var headLength: UInt8
+}
+
+/// The tape reader's growing entries, managed by hand (no uniqueness check per append); the owner calls
+/// ``release()`` once, on success and on failure alike.
+struct CBORTapeBuffer {
+    private(set) var storage: UnsafeMutablePointer<CBORTapeEntry>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(16, capacity)
+        storage = .allocate(capacity: self.capacity)
+    }
+
+    func release() {
+        storage.deallocate()
+    }
+
+    @inline(__always)
+    mutating func append(_ entry: CBORTapeEntry) {
+        if count == capacity { grow() }
+        (storage + count).initialize(to: entry)
+        count &+= 1
+    }
+
+    private mutating func grow() {
+        let larger = capacity * 2
+        let moved = UnsafeMutablePointer<CBORTapeEntry>.allocate(capacity: larger)
+        moved.moveInitialize(from: storage, count: count)
+        storage.deallocate()
+        storage = moved
+        capacity = larger
+    }
+
+    /// The entry at `index` (below ``count``).
+    @inline(__always)
+    subscript(index: Int) -> CBORTapeEntry {
+        get { storage[index] }
+        nonmutating set { storage[index] = newValue }
+    }
+
+    /// The entries as a buffer (valid until the next append).
+    var buffer: UnsafeBufferPointer<CBORTapeEntry> { UnsafeBufferPointer(start: storage, count: count) }
+
+    /// Hands the entries over to the caller (a ``CBORTape``, which frees them), leaving this buffer empty.
+    mutating func takeEntries() -> UnsafeBufferPointer<CBORTapeEntry> {
+        let taken = buffer
+        capacity = 16
+        storage = .allocate(capacity: capacity)
+        count = 0
+        return taken
+    }
+
 }
 
 /// A parsed body and its tape: the entries of every data item in document order, each container followed by its
 /// items (a map's keys and values alternating). Immutable once built, shared by every ``CBORItem`` of the body.
-final class CBORTape: Sendable {
+final class CBORTape: @unchecked Sendable {
+    // Unchecked only because of the entries' pointer: the tape owns that memory, writes it only before `init`
+    // returns (the reader hands it over) and frees it in `deinit`; every other stored property is a `let` of a
+    // `Sendable` type.
     let body: Data
-    let entries: [CBORTapeEntry]
-    /// Under ``CBORParsingOptions/DuplicateKeyPolicy/lastWins``: for the first occurrence of a repeated key, the
-    /// entry of the value that won; and the entries of the later occurrences' keys, which maps skip.
+    let entries: UnsafeBufferPointer<CBORTapeEntry>
+    /// The counts that the heads do not say: of indefinite-length arrays and maps, and of maps that lost repeated
+    /// keys (``CBORParsingOptions/DuplicateKeyPolicy/lastWins``).
+    let counts: [Int: Int]
+    /// Under `lastWins`: for the first occurrence of a repeated key, the entry of the value that won; and the
+    /// entries of the later occurrences' keys, which maps skip.
     let replacements: [Int: Int]
     let dropped: Set<Int>
 
-    init(body: Data, entries: [CBORTapeEntry], replacements: [Int: Int], dropped: Set<Int>) {
+    /// Takes over `entries` (allocated by a ``CBORTapeBuffer``; `nil` for an empty body).
+    init(
+        body: Data, entries: UnsafeBufferPointer<CBORTapeEntry>, counts: [Int: Int], replacements: [Int: Int],
+        dropped: Set<Int>
+    ) {
         self.body = body
         self.entries = entries
+        self.counts = counts
         self.replacements = replacements
         self.dropped = dropped
     }
 
+    deinit {
+        entries.deallocate()
+    }
+
+    /// The number of entries.
+    var count: Int { entries.count }
+
+    /// The entry at `index`.
+    @inline(__always)
+    func entry(_ index: Int) -> CBORTapeEntry { entries[index] }
+
     /// Calls `read` with a reading of the tape and the body.
+    @inline(__always)
     func withReading<Result>(_ read: (CBORTapeReading) -> Result) -> Result {
-        entries.withUnsafeBufferPointer { entries in
-            body.withUnsafeBytes { raw in
-                read(CBORTapeReading(body: raw, entries: entries, replacements: replacements, dropped: dropped))
-            }
+        body.withUnsafeBytes { raw in
+            read(
+                CBORTapeReading(
+                    body: raw, entries: entries, counts: counts, replacements: replacements, dropped: dropped))
         }
     }
+
+    /// What the item at `index` is.
+    func kind(_ index: Int) -> CBORTapeEntry.Kind { withReading { $0.kind(index) } }
 }
 
 /// Reads values from a tape's entries and its body, both in place: used by ``CBORItem`` through
@@ -57,12 +131,56 @@ final class CBORTape: Sendable {
 struct CBORTapeReading {
     let body: UnsafeRawBufferPointer
     let entries: UnsafeBufferPointer<CBORTapeEntry>
+    let counts: [Int: Int]
     let replacements: [Int: Int]
     let dropped: Set<Int>
 
+    /// What the item at `index` is, from its head.
+    func kind(_ index: Int) -> CBORTapeEntry.Kind {
+        let offset = Int(entries[index].offset)
+        let initial = body[offset]
+        let info = initial & 0x1F
+        switch initial >> 5 {
+        case 0: return .unsignedInteger
+        case 1: return .negativeInteger
+        case 2: return info == 31 ? .byteChunks : .bytes
+        case 3: return info == 31 ? .textChunks : .text
+        case 4: return .array
+        case 5: return .map
+        case 6: return .tag
+        default:
+            // Simple values 20-23 sent in two bytes (allowsTwoByteLowSimpleValues) are still false ... undefined.
+            switch info == 24 ? body[offset + 1] : info {
+            case 20: return .falseValue
+            case 21: return .trueValue
+            case 22: return .null
+            case 23: return .undefined
+            case 25, 26, 27: return info == 24 ? .simple : .float
+            default: return .simple
+            }
+        }
+    }
+
+    /// The length of the head of the item at `index`: 1, 2, 3, 5 or 9 bytes.
+    func headLength(_ index: Int) -> Int {
+        switch body[Int(entries[index].offset)] & 0x1F {
+        case 24: 2
+        case 25: 3
+        case 26: 5
+        case 27: 9
+        default: 1
+        }
+    }
+
+    /// The elements of an array or entries of a map at `index`.
+    func count(_ index: Int) -> Int {
+        if !counts.isEmpty, let count = counts[index] { return count }
+        return Int(truncatingIfNeeded: argument(index))
+    }
+
     /// The head argument of entry `index` (a scalar's value, a string's length, a tag's number, a float's bits).
     func argument(_ index: Int) -> UInt64 {
-        Self.argument(body, offset: Int(entries[index].offset), headLength: Int(entries[index].headLength))
+        Self.argument(body, offset: Int(entries[index].offset), headLength: headLength(index))
     }
 
     static func argument(_ raw: UnsafeRawBufferPointer, offset: Int, headLength: Int) -> UInt64 {
@@ -78,14 +196,13 @@ struct CBORTapeReading {
 
     /// The content of the definite-length string of entry `index`.
     func content(_ index: Int) -> UnsafeRawBufferPointer {
-        let entry = entries[index]
-        let start = Int(entry.offset) + Int(entry.headLength)
-        return UnsafeRawBufferPointer(rebasing: body[start..<start + Int(entry.count)])
+        let start = Int(entries[index].offset) + headLength(index)
+        return UnsafeRawBufferPointer(rebasing: body[start..<start + Int(truncatingIfNeeded: argument(index))])
     }
 
     /// The text of entry `index`: a definite-length text string, or the chunks of an indefinite-length one joined.
     func text(_ index: Int) -> String {
-        if entries[index].kind == .text {
+        if kind(index) == .text {
             // Validated when parsed.
             return String(decoding: content(index), as: UTF8.self)
         }
@@ -100,7 +217,7 @@ struct CBORTapeReading {
 
     /// The bytes of entry `index`: a definite-length byte string, or the chunks of an indefinite-length one joined.
     func bytes(_ index: Int) -> Data {
-        if entries[index].kind == .bytes { return Data(content(index)) }
+        if kind(index) == .bytes { return Data(content(index)) }
         var data = Data()
         var chunk = index + 1
         while chunk < Int(entries[index].end) {
@@ -114,7 +231,7 @@ struct CBORTapeReading {
     /// lost to a later value are skipped, and the first occurrence has the winning value.
     func mapItems(_ index: Int) -> [Int] {
         var items: [Int] = []
-        items.reserveCapacity(2 * Int(entries[index].count))
+        items.reserveCapacity(2 * count(index))
         var key = index + 1
         let end = Int(entries[index].end)
         while key < end {
@@ -131,11 +248,10 @@ struct CBORTapeReading {
 
     /// The entries of the items of the container at `index` (for a map, keys and values alternating).
     func items(_ index: Int) -> [Int] {
-        switch entries[index].kind {
+        switch kind(index) {
         case .map: return mapItems(index)
         case .array, .tag:
             var items: [Int] = []
-            items.reserveCapacity(Int(entries[index].count))
             var item = index + 1
             while item < Int(entries[index].end) {
                 items.append(item)
@@ -148,7 +264,7 @@ struct CBORTapeReading {
 
     /// The value of an entry that is not an array, map or tag.
     func scalar(_ index: Int) -> CBORValue {
-        switch entries[index].kind {
+        switch kind(index) {
         case .unsignedInteger: .unsignedInteger(argument(index))
         case .negativeInteger: .negativeInteger(argument(index))
         case .bytes, .byteChunks: .bytes(bytes(index))
@@ -168,7 +284,7 @@ struct CBORTapeReading {
     /// The float of a float entry, widened exactly.
     func float(_ index: Int) -> Double {
         let bits = argument(index)
-        switch entries[index].headLength {
+        switch headLength(index) {
         case 3: return CBORReader.half(UInt16(truncatingIfNeeded: bits))
         case 5: return Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits)))
         default: return Double(bitPattern: bits)
@@ -185,9 +301,9 @@ struct CBORTapeReading {
         var stack: [Open] = []
         var index = root
         descending: while true {
-            let kind = entries[index].kind
+            let kind = self.kind(index)
             var value: CBORValue
-            if kind == .array || kind == .map || kind == .tag, entries[index].count > 0 {
+            if kind == .tag || (kind == .array || kind == .map) && count(index) > 0 {
                 let items = self.items(index)
                 stack.append(Open(index: index, items: items, values: []))
                 stack[stack.count - 1].values.reserveCapacity(items.count)
@@ -203,7 +319,7 @@ struct CBORTapeReading {
                     continue descending
                 }
                 let done = stack.removeLast()
-                switch entries[done.index].kind {
+                switch self.kind(done.index) {
                 case .array:
                     value = .array(done.values)
                 case .map:
