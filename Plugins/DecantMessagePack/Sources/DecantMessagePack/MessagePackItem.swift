@@ -119,10 +119,11 @@ public struct MessagePackItem: Sendable {
 
     /// The float, widened exactly to `Double`, when this is a float 32 or a float 64.
     public var doubleValue: Double? {
+        guard entry.kind == .float32 || entry.kind == .float64 else { return nil }
         switch tape.withReading({ $0.scalar(index) }) {
-        case .float32(let float): Double(float)
-        case .float64(let double): double
-        default: nil
+        case .float32(let float): return Double(float)
+        case .float64(let double): return double
+        default: return nil
         }
     }
 

@@ -44,7 +44,8 @@ public struct MessagePackParser: Sendable {
     /// allocates nothing per value. With ``MessagePackParsingOptions/allowsMultipleValues``, the item is an array
     /// of the top-level values, as ``parse(_:)`` makes it.
     ///
-    /// - Throws: `SerializationError` as ``parse(_:)`` does; `limitExceeded` for a body of 4 GiB or more.
+    /// - Throws: `SerializationError` as ``parse(_:)`` does; `limitExceeded` for a body of 4 GiB or more (from
+    ///   2^32 - 1 bytes: offsets and entry indices on the tape are 32-bit).
     public func read(_ data: Data) throws(SerializationError) -> MessagePackItem {
         let entries = try withBytes(of: data) { bytes, count throws(SerializationError) in
             guard count < Self.maxTapeBodyBytes else {

@@ -275,4 +275,15 @@ struct ItemReadingFactory: SerializerFactory {
         #expect(empty?.code == .invalidBody)
         #expect(empty?.offset == 0)
     }
+
+    /// The README's example, as written there.
+    @Test func readmeExample() throws {
+        let body = Data([0x81, 0xA4, 0x6E, 0x61, 0x6D, 0x65, 0xA3, 0x41, 0x64, 0x61])  // {"name": "Ada"}
+        let item = try MessagePackParser().read(body)
+        print(item["name"]?.stringValue ?? "")  // Ada
+        for (key, value) in item.entries { print(key.stringValue ?? "", value.kind) }
+        let value: MessagePackValue = item.value  // what parse(body) returns
+        #expect(value == (try MessagePackParser().parse(body)))
+        #expect(item["name"]?.stringValue == "Ada")
+    }
 }
