@@ -25,6 +25,66 @@ public struct MessagePackParser: Sendable {
     ///
     /// - Throws: `SerializationError` (see the type's description).
     public func parse(_ data: Data) throws(SerializationError) -> MessagePackValue {
+        try withBytes(of: data) { bytes, count throws(SerializationError) in
+            var reader = MessagePackReader(bytes: bytes, count: count, options: options)
+            defer { reader.release() }
+            if options.allowsMultipleValues {
+                var values: [MessagePackValue] = []
+                while reader.position < count { values.append(try reader.readValue()) }
+                return .array(values)
+            }
+            let value = try reader.readValue()
+            if reader.position < count { throw extraBytes(count - reader.position, at: reader.position) }
+            return value
+        }
+    }
+
+    /// Checks `data` as ``parse(_:)`` does (every error with the same code, offset and message, every limit) and
+    /// returns its value as a ``MessagePackItem``: values are read from the body when asked for, so parsing
+    /// allocates nothing per value. With ``MessagePackParsingOptions/allowsMultipleValues``, the item is an array
+    /// of the top-level values, as ``parse(_:)`` makes it.
+    ///
+    /// - Throws: `SerializationError` as ``parse(_:)`` does; `limitExceeded` for a body of 4 GiB or more (from
+    ///   2^32 - 1 bytes: offsets and entry indices on the tape are 32-bit).
+    public func read(_ data: Data) throws(SerializationError) -> MessagePackItem {
+        let entries = try withBytes(of: data) { bytes, count throws(SerializationError) in
+            guard count < Self.maxTapeBodyBytes else {
+                throw SerializationError(
+                    code: .limitExceeded,
+                    message: "The MessagePack body has \(count) bytes; MessagePackParser.read reads bodies below "
+                        + "4 GiB. Use parse for larger ones.", offset: 0)
+            }
+            var reader = MessagePackReader(bytes: bytes, count: count, options: options, cachesTexts: false)
+            defer { reader.release() }
+            // Most values take a few bytes; the tape grows beyond this when they are smaller.
+            reader.entries.reserveCapacity(count / 8 + 1)
+            if options.allowsMultipleValues {
+                // The array of the top-level values, which has no head in the body.
+                _ = reader.appendEntry(.array, offset: 0, count: 0, headLength: 0)
+                var values = 0
+                while reader.position < count {
+                    try reader.readTapeValue()
+                    values += 1
+                }
+                reader.entries[0].count = UInt32(truncatingIfNeeded: values)
+                reader.entries[0].end = UInt32(truncatingIfNeeded: reader.entries.count)
+                return reader.entries
+            }
+            try reader.readTapeValue()
+            if reader.position < count { throw extraBytes(count - reader.position, at: reader.position) }
+            return reader.entries
+        }
+        return MessagePackItem(tape: MessagePackTape(body: data, entries: entries), index: 0)
+    }
+
+    /// ``read(_:)`` takes bodies below this size: offsets and entry indices on its tape are 32-bit.
+    static let maxTapeBodyBytes = Int(UInt32.max)
+
+    /// Calls `body` with the bytes of `data` and their count, once `data` is found within
+    /// ``MessagePackParsingOptions/maxBytes``. An empty body gets a stand-in byte that is never read.
+    private func withBytes<Result>(
+        of data: Data, _ body: (UnsafeRawPointer, Int) throws(SerializationError) -> Result
+    ) throws(SerializationError) -> Result {
         guard data.count <= options.maxBytes else {
             throw SerializationError(
                 code: .limitExceeded,
@@ -34,13 +94,9 @@ public struct MessagePackParser: Sendable {
         do {
             return try data.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress, !raw.isEmpty else {
-                    // An empty body: the reader fails at once, on a stand-in byte it never reads.
-                    return try withUnsafeBytes(of: UInt8(0)) { byte in
-                        guard let stand = byte.baseAddress else { return .nil }
-                        return try read(stand, count: 0)
-                    }
+                    return try withUnsafePointer(to: UInt8(0)) { stand in try body(UnsafeRawPointer(stand), 0) }
                 }
-                return try read(base, count: raw.count)
+                return try body(base, raw.count)
             }
         } catch let error as SerializationError {
             throw error
@@ -49,23 +105,11 @@ public struct MessagePackParser: Sendable {
         }
     }
 
-    private func read(_ bytes: UnsafeRawPointer, count: Int) throws(SerializationError) -> MessagePackValue {
-        var reader = MessagePackReader(bytes: bytes, count: count, options: options)
-        defer { reader.release() }
-        if options.allowsMultipleValues {
-            var values: [MessagePackValue] = []
-            while reader.position < count { values.append(try reader.readValue()) }
-            return .array(values)
-        }
-        let value = try reader.readValue()
-        if reader.position < count {
-            throw SerializationError(
-                code: .invalidBody,
-                message: "The MessagePack body has \(count - reader.position) bytes after its single "
-                    + "top-level value at offset \(reader.position); send one value, or set the allowsMultipleValues "
-                    + "option to read a stream of values.",
-                offset: reader.position)
-        }
-        return value
+    private func extraBytes(_ count: Int, at offset: Int) -> SerializationError {
+        SerializationError(
+            code: .invalidBody,
+            message: "The MessagePack body has \(count) bytes after its single top-level value at offset \(offset); "
+                + "send one value, or set the allowsMultipleValues option to read a stream of values.",
+            offset: offset)
     }
 }

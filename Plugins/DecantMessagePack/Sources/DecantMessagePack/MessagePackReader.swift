@@ -23,6 +23,8 @@ struct MessagePackReader {
     var values = MessagePackValueStack()
     /// The open containers but the innermost one.
     var frames: [MessagePackFrame] = []
+    /// The tape reader's entries (see ``MessagePackTape``).
+    var entries: [MessagePackTapeEntry] = []
 
     /// The str cache (bodies of 4 KB or more), so that repeated strs share one value: the last str read for each
     /// value of the top bits of the strs' fast hash, and its value. `cacheShift` is 64 minus the number of those bits
@@ -39,13 +41,14 @@ struct MessagePackReader {
         var value: MessagePackValue
     }
 
-    init(bytes: UnsafeRawPointer, count: Int, options: MessagePackParsingOptions) {
+    /// Creates a reader; the str cache is made only for the tree reader (`cachesTexts`) and bodies of 4 KB or more.
+    init(bytes: UnsafeRawPointer, count: Int, options: MessagePackParsingOptions, cachesTexts: Bool = true) {
         self.bytes = bytes
         self.count = count
         self.options = options
         // One text slot per 32 bytes of body, from 128 to 1,024 slots.
         var bits: UInt64 = 0
-        if count >= 4096 {
+        if count >= 4096 && cachesTexts {
             bits = 7
             while bits < 10 && count >> (bits + 5) > 1 { bits += 1 }
         }
@@ -81,15 +84,48 @@ struct MessagePackReader {
     @inline(__always)
     mutating func unsigned(_ width: Int, for what: String, at start: Int) throws(SerializationError) -> UInt64 {
         try require(width, for: what, at: start)
-        let value: UInt64
-        switch width {
-        case 1: value = UInt64(bytes.load(fromByteOffset: position, as: UInt8.self))
-        case 2: value = UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt16.self)))
-        case 4: value = UInt64(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
-        default: value = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-        }
+        let value = Self.bigEndian(bytes + position, width: width)
         position += width
         return value
+    }
+
+    /// The big-endian unsigned integer of `width` bytes (1, 2, 4 or 8) at `pointer`.
+    @inline(__always)
+    static func bigEndian(_ pointer: UnsafeRawPointer, width: Int) -> UInt64 {
+        switch width {
+        case 1: UInt64(pointer.load(as: UInt8.self))
+        case 2: UInt64(UInt16(bigEndian: pointer.loadUnaligned(as: UInt16.self)))
+        case 4: UInt64(UInt32(bigEndian: pointer.loadUnaligned(as: UInt32.self)))
+        default: UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self))
+        }
+    }
+
+    /// The error for the byte 0xc1 at `start`.
+    func unusedByte(at start: Int) -> SerializationError {
+        invalid(
+            "The MessagePack body has the byte 0xc1 at offset \(start), which the specification never uses; "
+                + "the body is not MessagePack or is corrupt.", at: start)
+    }
+
+    /// Fails unless an array or map of `count` (> 0) elements or entries, with its head at `start`, can be opened
+    /// inside `depth` open containers: every element takes at least one byte, so a count the rest of the body
+    /// cannot hold fails now, before any allocation; and the nesting stays within ``MessagePackParsingOptions/maxDepth``.
+    @inline(__always)
+    func checkOpening(isMap: Bool, count: Int, depth: Int, at start: Int) throws(SerializationError) {
+        let minimum = isMap ? count * 2 : count
+        guard minimum <= remaining else {
+            throw invalid(
+                "The MessagePack \(isMap ? "map" : "array") at offset \(start) declares \(count) "
+                    + "\(isMap ? "entries" : "elements") but only \(remaining) bytes remain; the body is "
+                    + "truncated or corrupt.", at: start)
+        }
+        guard depth < options.maxDepth else {
+            throw SerializationError(
+                code: .limitExceeded,
+                message: "The MessagePack body nests arrays and maps deeper than maxDepth "
+                    + "(\(options.maxDepth)) at offset \(start); raise the maxDepth option to accept it.",
+                offset: start)
+        }
     }
 
     /// Reads one complete value, iteratively.
@@ -113,10 +149,7 @@ struct MessagePackReader {
                 value = .nil
             case 0xa0...0xbf: value = try string(Int(head & 0x1f), at: start)
             case 0xc0: value = .nil
-            case 0xc1:
-                throw invalid(
-                    "The MessagePack body has the byte 0xc1 at offset \(start), which the specification never uses; "
-                        + "the body is not MessagePack or is corrupt.", at: start)
+            case 0xc1: throw unusedByte(at: start)
             case 0xc2: value = .bool(false)
             case 0xc3: value = .bool(true)
             case 0xc4, 0xc5, 0xc6:
@@ -163,22 +196,7 @@ struct MessagePackReader {
                 if count == 0 {
                     value = isMap ? .map([]) : .array([])
                 } else {
-                    // Every element takes at least one byte: a count the rest of the body cannot hold fails now,
-                    // before any allocation.
-                    let minimum = isMap ? count * 2 : count
-                    guard minimum <= remaining else {
-                        throw invalid(
-                            "The MessagePack \(isMap ? "map" : "array") at offset \(start) declares \(count) "
-                                + "\(isMap ? "entries" : "elements") but only \(remaining) bytes remain; the body is "
-                                + "truncated or corrupt.", at: start)
-                    }
-                    guard depth < options.maxDepth else {
-                        throw SerializationError(
-                            code: .limitExceeded,
-                            message: "The MessagePack body nests arrays and maps deeper than maxDepth "
-                                + "(\(options.maxDepth)) at offset \(start); raise the maxDepth option to accept it.",
-                            offset: start)
-                    }
+                    try checkOpening(isMap: isMap, count: count, depth: depth, at: start)
                     if depth > 0 { frames.append(top) }
                     top = MessagePackFrame(isMap: isMap, remaining: count, base: values.count)
                     depth += 1
@@ -289,39 +307,55 @@ struct MessagePackReader {
     }
 
     mutating func ext(length: Int, at start: Int) throws(SerializationError) -> MessagePackValue {
+        let (type, data) = try extContent(length: length, at: start)
+        guard type == -1 else { return .ext(type: type, data: Array(data)) }
+        let (seconds, nanoseconds) = try Self.timestamp(data, at: start)
+        return .timestamp(seconds: seconds, nanoseconds: nanoseconds)
+    }
+
+    /// Reads an ext's type and steps over its `length` bytes of data; returns both.
+    @inline(__always)
+    mutating func extContent(
+        length: Int, at start: Int
+    ) throws(SerializationError) -> (type: Int8, data: UnsafeRawBufferPointer) {
         let type = Int8(bitPattern: UInt8(try unsigned(1, for: "an ext type", at: start)))
         try require(length, for: "an ext", at: start)
         let data = UnsafeRawBufferPointer(start: bytes + position, count: length)
         position += length
-        guard type == -1 else { return .ext(type: type, data: Array(data)) }
-        var bits: UInt64 = 0
+        return (type, data)
+    }
+
+    /// The seconds and nanoseconds of the data of a timestamp (extension type -1) whose head is at `start`.
+    ///
+    /// - Throws: `invalidBody` for data of another length than 4, 8 or 12 bytes, or nanoseconds above 999,999,999.
+    static func timestamp(
+        _ data: UnsafeRawBufferPointer, at start: Int
+    ) throws(SerializationError) -> (seconds: Int64, nanoseconds: UInt32) {
         let seconds: Int64
         let nanoseconds: UInt64
-        switch data.count {
-        case 4:
-            for byte in data { bits = bits << 8 | UInt64(byte) }
-            seconds = Int64(bits)
+        switch (data.count, data.baseAddress) {
+        case (4, let base?):
+            seconds = Int64(bigEndian(base, width: 4))
             nanoseconds = 0
-        case 8:
-            for byte in data { bits = bits << 8 | UInt64(byte) }
+        case (8, let base?):
+            let bits = bigEndian(base, width: 8)
             nanoseconds = bits >> 34
             seconds = Int64(bits & 0x3_ffff_ffff)
-        case 12:
-            for byte in data.prefix(4) { bits = bits << 8 | UInt64(byte) }
-            nanoseconds = bits
-            var secondBits: UInt64 = 0
-            for byte in data.dropFirst(4) { secondBits = secondBits << 8 | UInt64(byte) }
-            seconds = Int64(bitPattern: secondBits)
+        case (12, let base?):
+            nanoseconds = bigEndian(base, width: 4)
+            seconds = Int64(bitPattern: bigEndian(base + 4, width: 8))
         default:
-            throw invalid(
-                "The MessagePack timestamp (extension type -1) at offset \(start) has \(data.count) bytes of data; "
-                    + "the specification defines only 4, 8 and 12.", at: start)
+            throw SerializationError(
+                code: .invalidBody,
+                message: "The MessagePack timestamp (extension type -1) at offset \(start) has \(data.count) bytes "
+                    + "of data; the specification defines only 4, 8 and 12.", offset: start)
         }
         guard nanoseconds <= 999_999_999 else {
-            throw invalid(
-                "The MessagePack timestamp at offset \(start) has \(nanoseconds) nanoseconds, more than "
-                    + "999,999,999; the timestamp is corrupt.", at: start)
+            throw SerializationError(
+                code: .invalidBody,
+                message: "The MessagePack timestamp at offset \(start) has \(nanoseconds) nanoseconds, more than "
+                    + "999,999,999; the timestamp is corrupt.", offset: start)
         }
-        return .timestamp(seconds: seconds, nanoseconds: UInt32(nanoseconds))
+        return (seconds, UInt32(nanoseconds))
     }
 }
