@@ -97,7 +97,7 @@ enum PluginWorkloads {
                 name: "plugin.msgpack", format: "MessagePack", encode: BinaryEncodings.messagePack,
                 decode: { data in
                     let parser = MessagePackParser()
-                    return ({ try topLevelCount(parser.parse(data)) }, { try countValues(parser.parse(data)) })
+                    return ({ try parser.read(data).count }, { try countValues(parser.read(data)) })
                 },
                 tree: { data in
                     let parser = MessagePackParser()
@@ -192,6 +192,16 @@ enum PluginWorkloads {
         case .map: 1 + item.entries.reduce(0) { $0 + countValues($1.value) }
         case .tag: item.tagContent.map(countValues) ?? 1
         case .text: item.stringValue == nil ? 0 : 1
+        default: 1
+        }
+    }
+
+    /// The number of values of a MessagePack item (map keys not counted), reading every string.
+    static func countValues(_ item: MessagePackItem) -> Int {
+        switch item.kind {
+        case .array: 1 + item.elements.reduce(0) { $0 + countValues($1) }
+        case .map: 1 + item.entries.reduce(0) { $0 + countValues($1.value) }
+        case .string: item.stringValue == nil ? 0 : 1
         default: 1
         }
     }
