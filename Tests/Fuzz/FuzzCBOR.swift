@@ -2,7 +2,8 @@
 // hang on any bytes; an error carries an offset inside the input; a body that parses as one item parses as a sequence
 // of exactly that item; a decoded value's canonical form is valid JSON that JSONParser reads, and its diagnostic
 // notation prints; the lastWins duplicate-key policy accepts whatever the default accepts, with the same canonical
-// form; a tight depth limit only ever fails with limitExceeded.
+// form; a tight depth limit only ever fails with limitExceeded; read (the tape reader) accepts exactly what parse
+// accepts, with the same value or the same error code and offset, under both duplicate-key policies.
 // fuzz-modules: DecantCore DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConformance DecantCBOR
 // fuzz-seeds: Fixtures/cbor
 // fuzz-max-len: 16384
@@ -15,6 +16,16 @@ import FoundationEssentials
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCBOR(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(UnsafeBufferPointer(start: data, count: size))
+    for policy in CBORParsingOptions.DuplicateKeyPolicy.allCases {
+        let parser = CBORParser(options: CBORParsingOptions(duplicateKeys: policy))
+        precondition(
+            outcome { try parser.parse(bytes).canonicalJSONText }
+                == outcome { try parser.read(bytes).value.canonicalJSONText }, "read and parse disagree")
+        precondition(
+            outcome { try parser.parseSequence(bytes).map(\.canonicalJSONText) }
+                == outcome { try parser.readSequence(bytes).map(\.value.canonicalJSONText) },
+            "readSequence and parseSequence disagree")
+    }
     let sequence = try? CBORParser().parseSequence(bytes)
     if let items = sequence {
         check(.array(items))
@@ -54,4 +65,15 @@ private func check(_ value: CBORValue) -> String {
     precondition((try? value.conformanceValue()) != nil, "no canonical form")
     _ = value.description
     return text
+}
+
+/// The value a parse makes, or its error's code and offset.
+private func outcome<Value>(_ parse: () throws -> Value) -> String {
+    do {
+        return "\(try parse())"
+    } catch let error as SerializationError {
+        return "\(error.code) at \(error.offset.map(String.init) ?? "-")"
+    } catch {
+        return "\(error)"
+    }
 }

@@ -2,7 +2,8 @@
 // bytes; failures are SerializationErrors with invalidBody, invalidEncoding or limitExceeded and an offset inside the
 // input; a decoded value's canonical form is valid JSON (written, it parses back to an equal JSON value); a value
 // that parses also parses as a one-element stream and with replaced UTF-8; a tight depth limit fails only with
-// limitExceeded naming maxDepth.
+// limitExceeded naming maxDepth; read (the tape reader) accepts exactly what parse accepts, with the same value or
+// the same error.
 // fuzz-modules: DecantCore DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConformance DecantMessagePack
 // fuzz-seeds: Fixtures/msgpack
 // fuzz-max-len: 16384
@@ -15,6 +16,14 @@ import FoundationEssentials
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMessagePack(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(UnsafeBufferPointer(start: data, count: size))
+    for options in [
+        MessagePackParsingOptions(), MessagePackParsingOptions(replacesInvalidUTF8: true, allowsMultipleValues: true),
+    ] {
+        let parser = MessagePackParser(options: options)
+        precondition(
+            outcome { try parser.parse(bytes).conformanceValue() }
+                == outcome { try parser.read(bytes).value.conformanceValue() }, "read and parse disagree")
+    }
     let value: MessagePackValue
     do throws(SerializationError) {
         value = try MessagePackParser().parse(bytes)
@@ -41,4 +50,15 @@ public func fuzzMessagePack(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(error.code == .limitExceeded && error.message.contains("maxDepth"), "depth limit: \(error)")
     }
     return 0
+}
+
+/// The canonical form a parse makes, or its error's code and offset.
+private func outcome(_ parse: () throws -> JSONValue) -> String {
+    do {
+        return try parse().description
+    } catch let error as SerializationError {
+        return "\(error.code) at \(error.offset.map(String.init) ?? "-")"
+    } catch {
+        return "\(error)"
+    }
 }

@@ -2,7 +2,7 @@ import DecantCore
 
 /// The key-check state of one open map (see ``CBORKeyChecker``).
 struct CBORKeyTable {
-    /// The index of the map's first key record.
+    /// The index of the map's first key record (for the tape reader: of its first key hash).
     var keyBase = 0
     /// The index of the map's first key in ``CBORKeyChecker/otherKeys``.
     var otherBase = 0

@@ -122,6 +122,14 @@ public struct CBORParser: Sendable {
                     replacements: reader.replacements, dropped: reader.dropped)
             }
         } catch let error as SerializationError {
+            // The tape reader looks for repeated keys when a map closes, the tree reader as soon as a key's value
+            // ends: where a body has more than one fault they can stop at different ones. The tree reader's error is
+            // the one reported, so that read and parse fail alike (this costs a second pass only on failure).
+            do {
+                _ = try decode(data, sequence: sequence)
+            } catch let treeError {
+                throw treeError
+            }
             throw error
         } catch {
             throw SerializationError(wrapping: error)

@@ -3,6 +3,12 @@ import DecantCore
 /// The tape reader: the same checks as ``CBORReader/readItem()`` (well-formedness, UTF-8, duplicate keys, every
 /// limit), but instead of values it appends one ``CBORTapeEntry`` per data item, so that nothing but the entries is
 /// allocated while parsing. ``CBORItem`` reads values from the tape and the body when asked.
+///
+/// Duplicate keys are looked for when a map closes, as the JSON parser does: each key leaves a hash, and only a map
+/// with two equal hashes is checked key by key (with ``CBORKeyChecker``, in document order, as the tree reader checks).
+/// The tree reader finds a repeated key as soon as its value ends, so when a map with a repeated key also holds a later
+/// error, the two readers would stop at different places: ``CBORParser`` reports the errors of the tape reader by
+/// parsing the body again with the tree reader (errors are the rare path), so both report the same error.
 extension CBORReader {
     /// Appends the entry of an item whose head is at `offset`, and returns its index.
     @inline(__always)
@@ -54,7 +60,7 @@ extension CBORReader {
                             + "after a key without a value.", at: headOffset)
                 }
                 itemStart = top.start
-                item = closeOnTape(top)
+                item = try closeOnTape(top)
                 depth -= 1
                 if depth > 0 { top = frames.removeLast() }
             } else {
@@ -84,7 +90,7 @@ extension CBORReader {
                             // Short texts (most keys): one ASCII test and the key's hash from the same two words.
                             let (first, second) = ByteRun.shortWords(pointer, count: size)
                             ascii = (first | second) & ByteRun.highBits == 0
-                            if depth > 0 && top.kind == .map && top.attached & 1 == 0 && !top.keyTable.seededHash {
+                            if depth > 0 && top.kind == .map && top.attached & 1 == 0 {
                                 textHash = ByteRun.hashShort(first, second, count: size)
                             }
                         }
@@ -103,7 +109,7 @@ extension CBORReader {
                         try open(
                             CBORFrame(
                                 kind: kind, indefinite: true, start: headOffset, remaining: 0, base: entry,
-                                keyTable: keyChecker.newTable), top: &top, depth: &depth)
+                                keyTable: CBORKeyTable(keyBase: keyHashes.count)), top: &top, depth: &depth)
                         continue
                     }
                     let declared = try argument(info, headOffset: headOffset)
@@ -122,7 +128,7 @@ extension CBORReader {
                     try open(
                         CBORFrame(
                             kind: kind, indefinite: false, start: headOffset, remaining: declared * perItem,
-                            base: entry, keyTable: keyChecker.newTable), top: &top, depth: &depth)
+                            base: entry, keyTable: CBORKeyTable(keyBase: keyHashes.count)), top: &top, depth: &depth)
                     continue
                 case 6:
                     guard info != 31 else {
@@ -157,7 +163,7 @@ extension CBORReader {
                     break
                 }
                 itemStart = top.start
-                item = closeOnTape(top)
+                item = try closeOnTape(top)
                 textStart = -1
                 textHash = nil
                 depth -= 1
@@ -178,17 +184,18 @@ extension CBORReader {
         case .map:
             if frame.indefinite { try countItems(1, at: start) }
             if frame.attached & 1 == 0 {
-                // A key: remembered now, checked against the earlier keys once its value is complete.
-                keyChecker.record(
-                    textStart: textStart, textCount: textCount, textHash: textHash,
-                    other: textStart >= 0 ? nil : tapeValue(at: item), position: item, offset: start,
-                    in: frame.keyTable)
-                frame.attached += 1
-            } else if let existing = keyChecker.duplicateOfLastKey(in: &frame.keyTable) {
-                try repeatedKey(existing, value: item, in: &frame)
-            } else {
-                frame.attached += 1
+                // A key leaves its hash, for the check when the map closes.
+                let hash: UInt64
+                if let textHash {
+                    hash = textHash
+                } else if textStart >= 0 {
+                    hash = ByteRun.hash(bytes + textStart, count: textCount)
+                } else {
+                    hash = CBORKeyChecker.hash(of: tapeValue(at: item), seeded: false)
+                }
+                keyHashes.append(hash)
             }
+            frame.attached += 1
         case .byteChunks, .textChunks:
             frame.attached += 1
             return true
@@ -200,30 +207,81 @@ extension CBORReader {
         return frame.remaining > 0
     }
 
-    /// The value `item` completed a key of `frame` equal to the earlier key record `existing`: an error, or under
-    /// `lastWins` the value goes to the first occurrence and the repeated key is dropped.
-    @inline(never)
-    mutating func repeatedKey(_ existing: Int, value item: Int, in frame: inout CBORFrame) throws(SerializationError) {
-        let repeated = keyChecker.keys[keyChecker.keys.count - 1]
-        guard !rejectsDuplicateKeys else {
-            throw invalid(
-                "The map at offset \(frame.start) repeats the key at offset \(repeated.offset) (RFC 8949 §5.6); send "
-                    + "unique keys, or set the option duplicateKeys to lastWins.", at: repeated.offset)
+    /// Whether two of the hashes from `start` on are equal: pairwise for a few, by sorting a copy for more (so that
+    /// crafted collisions cost O(n log n) at worst).
+    func hasEqualHashes(from start: Int) -> Bool {
+        let count = keyHashes.count - start
+        guard count > 1 else { return false }
+        return keyHashes.withUnsafeBufferPointer { all in
+            let hashes = UnsafeBufferPointer(rebasing: all[start...])
+            if count <= 16 {
+                for later in 1..<count {
+                    var earlier = 0
+                    while earlier < later {
+                        if hashes[earlier] == hashes[later] { return true }
+                        earlier &+= 1
+                    }
+                }
+                return false
+            }
+            let sorted = hashes.sorted()
+            return (1..<count).contains { sorted[$0] == sorted[$0 - 1] }
         }
-        replacements[keyChecker.keys[existing].position] = item
-        dropped.insert(repeated.position)
-        keyChecker.dropLastKey()
-        frame.attached -= 1
-        frame.droppedKeys = true
+    }
+
+    /// The key-by-key check of a map whose keys' hashes are not all different, in document order, as the tree reader
+    /// makes it: an error for a repeated key, or under `lastWins` its value goes to the first occurrence and the
+    /// repeated key is dropped.
+    @inline(never)
+    mutating func checkKeys(of frame: CBORFrame) throws(SerializationError) {
+        var checker = CBORKeyChecker(bytes: bytes)
+        var table = checker.newTable
+        var key = frame.base + 1
+        let end = entries.count
+        var kept = 0
+        while key < end {
+            let value = Int(entries[key].end)
+            let reading = CBORTapeReading(
+                body: UnsafeRawBufferPointer(start: bytes, count: count), entries: entries.buffer, counts: counts,
+                replacements: replacements, dropped: dropped)
+            let offset = Int(entries[key].offset)
+            if reading.kind(key) == .text {
+                checker.record(
+                    textStart: offset + reading.headLength(key), textCount: Int(reading.argument(key)), textHash: nil,
+                    other: nil, position: key, offset: offset, in: table)
+            } else {
+                checker.record(
+                    textStart: -1, textCount: 0, textHash: nil, other: reading.value(at: key), position: key,
+                    offset: offset, in: table)
+            }
+            if let existing = checker.duplicateOfLastKey(in: &table) {
+                guard !rejectsDuplicateKeys else {
+                    throw invalid(
+                        "The map at offset \(frame.start) repeats the key at offset \(offset) (RFC 8949 §5.6); send "
+                            + "unique keys, or set the option duplicateKeys to lastWins.", at: offset)
+                }
+                replacements[checker.keys[existing].position] = value
+                dropped.insert(key)
+                checker.dropLastKey()
+            } else {
+                kept += 1
+            }
+            key = Int(entries[value].end)
+        }
+        if kept * 2 != frame.attached { counts[frame.base] = kept }
     }
 
     /// Completes the entry of a closed frame; returns its index.
-    mutating func closeOnTape(_ frame: CBORFrame) -> Int {
-        if frame.kind == .map { keyChecker.close(frame.keyTable) }
+    mutating func closeOnTape(_ frame: CBORFrame) throws(SerializationError) -> Int {
         entries[frame.base].end = UInt32(truncatingIfNeeded: entries.count)
-        // A count the head does not say is kept aside (indefinite lengths, repeated keys dropped).
-        if frame.indefinite && (frame.kind == .array || frame.kind == .map) || frame.droppedKeys {
+        // A count the head does not say is kept aside (indefinite lengths; repeated keys dropped, below).
+        if frame.indefinite && (frame.kind == .array || frame.kind == .map) {
             counts[frame.base] = frame.kind == .map ? frame.attached / 2 : frame.attached
+        }
+        if frame.kind == .map {
+            let start = frame.keyTable.keyBase
+            if hasEqualHashes(from: start) { try checkKeys(of: frame) }
+            keyHashes.removeLast(keyHashes.count - start)
         }
         return frame.base
     }

@@ -33,8 +33,6 @@ struct CBORFrame {
     var keyTable = CBORKeyTable()
     /// The items attached so far (the tape reader's count of elements, keys and values).
     var attached = 0
-    /// Whether the tape reader dropped a repeated key of this map (`lastWins`).
-    var droppedKeys = false
 
     static let placeholder = CBORFrame(kind: .array, indefinite: false, start: 0, remaining: 0, base: 0)
 }
@@ -57,6 +55,8 @@ struct CBORReader {
     /// (see ``CBORTape``).
     var entries: CBORTapeBuffer
     var counts: [Int: Int] = [:]
+    /// The tape reader's hashes of the keys of every open map (see ``CBORKeyTable/keyBase``).
+    var keyHashes: [UInt64] = []
     var replacements: [Int: Int] = [:]
     var dropped: Set<Int> = []
 

@@ -206,6 +206,16 @@ struct ItemReadingFactory: SerializerFactory {
         #expect(rejecting?.code == .invalidBody)
     }
 
+    /// A repeated key followed by another fault in the same map (a truncation, invalid UTF-8, a reserved head, a
+    /// nested map's repeated key): `read` reports the repeated key, at its offset, as `parse` does.
+    @Test(arguments: ["61", "62 ff 41", "1c", "a2 61 62 01 61 62 02 03"])
+    func aRepeatedKeyIsReportedBeforeALaterFault(tail: String) {
+        let body = CBORTestSupport.hex("a3 61 61 01 61 61 02 61 78 " + tail)
+        let (parsed, read) = Self.outcomes(body, CBORParser(), sequence: false)
+        #expect(parsed == "invalidBody at 4")
+        #expect(read == parsed)
+    }
+
     /// A megabyte of seeded random bytes, and bodies of a few bytes that declare huge lengths: `read` ends at once
     /// with the same outcome as `parse`, allocating nothing for the declared sizes.
     @Test func garbageAndHugeClaims() {
