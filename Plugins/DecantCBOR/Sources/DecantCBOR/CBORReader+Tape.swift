@@ -152,8 +152,12 @@ extension CBORReader {
             // Attach the completed item to the open containers, closing those it completes.
             while true {
                 guard depth > 0 else { return }
-                if top.kind == .array && !top.indefinite {
-                    // The common case, without the call.
+                if (top.kind == .array || top.kind == .map) && !top.indefinite {
+                    // The common cases, without the call.
+                    if top.kind == .map && top.attached & 1 == 0 {
+                        keyHashes.append(
+                            keyHash(item, textStart: textStart, textCount: textCount, textHash: textHash))
+                    }
                     top.attached &+= 1
                     top.remaining &-= 1
                     if top.remaining > 0 { break }
@@ -184,16 +188,7 @@ extension CBORReader {
         case .map:
             if frame.indefinite { try countItems(1, at: start) }
             if frame.attached & 1 == 0 {
-                // A key leaves its hash, for the check when the map closes.
-                let hash: UInt64
-                if let textHash {
-                    hash = textHash
-                } else if textStart >= 0 {
-                    hash = ByteRun.hash(bytes + textStart, count: textCount)
-                } else {
-                    hash = CBORKeyChecker.hash(of: tapeValue(at: item), seeded: false)
-                }
-                keyHashes.append(hash)
+                keyHashes.append(keyHash(item, textStart: textStart, textCount: textCount, textHash: textHash))
             }
             frame.attached += 1
         case .byteChunks, .textChunks:
@@ -207,26 +202,59 @@ extension CBORReader {
         return frame.remaining > 0
     }
 
-    /// Whether two of the hashes from `start` on are equal: pairwise for a few, by sorting a copy for more (so that
-    /// crafted collisions cost O(n log n) at worst).
-    func hasEqualHashes(from start: Int) -> Bool {
+    /// The hash a key (the completed item at entry `item`) leaves for the check when its map closes: of its bytes for
+    /// a definite-length text (`textHash` when the caller has it), of its value otherwise.
+    @inline(__always)
+    func keyHash(_ item: Int, textStart: Int, textCount: Int, textHash: UInt64?) -> UInt64 {
+        if let textHash { return textHash }
+        if textStart >= 0 { return ByteRun.hash(bytes + textStart, count: textCount) }
+        return CBORKeyChecker.hash(of: tapeValue(at: item), seeded: false)
+    }
+
+    /// Whether two of the hashes from `start` on are equal: pairwise for a few; for more, in a set at most a quarter
+    /// full, or by sorting a copy when its probes run long (crafted collisions), so O(n log n) at worst.
+    mutating func hasEqualHashes(from start: Int) -> Bool {
         let count = keyHashes.count - start
         guard count > 1 else { return false }
-        return keyHashes.withUnsafeBufferPointer { all in
-            let hashes = UnsafeBufferPointer(rebasing: all[start...])
-            if count <= 16 {
-                for later in 1..<count {
-                    var earlier = 0
+        if count <= 16 {
+            return keyHashes.withUnsafeBufferPointer { all in
+                for later in start + 1..<all.count {
+                    var earlier = start
                     while earlier < later {
-                        if hashes[earlier] == hashes[later] { return true }
+                        if all[earlier] == all[later] { return true }
                         earlier &+= 1
                     }
                 }
                 return false
             }
-            let sorted = hashes.sorted()
-            return (1..<count).contains { sorted[$0] == sorted[$0 - 1] }
         }
+        var capacity = 64
+        while capacity < 4 * count { capacity *= 2 }
+        if hashSlots.count < capacity { hashSlots = Array(repeating: 0, count: capacity) }
+        let hashes = keyHashes
+        let found: Bool? = hashSlots.withUnsafeMutableBufferPointer { all in
+            // Only the part this map uses is cleared (a large map earlier must not make every later one slow).
+            let slots = UnsafeMutableBufferPointer(rebasing: all[0..<capacity])
+            slots.update(repeating: 0)
+            let mask = capacity - 1
+            var budget = 8 * count
+            for index in start..<hashes.count {
+                // 0 marks an empty slot, so the stored form has its low bit set (an equal pair stays equal).
+                let stored = hashes[index] | 1
+                var slot = Int(truncatingIfNeeded: (stored &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+                while slots[slot] != 0 {
+                    if slots[slot] == stored { return true }
+                    budget -= 1
+                    if budget < 0 { return nil }
+                    slot = (slot + 1) & mask
+                }
+                slots[slot] = stored
+            }
+            return false
+        }
+        if let found { return found }
+        let sorted = hashes[start...].sorted()
+        return (1..<count).contains { sorted[$0] == sorted[$0 - 1] }
     }
 
     /// The key-by-key check of a map whose keys' hashes are not all different, in document order, as the tree reader

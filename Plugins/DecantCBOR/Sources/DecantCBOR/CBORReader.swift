@@ -57,6 +57,8 @@ struct CBORReader {
     var counts: [Int: Int] = [:]
     /// The tape reader's hashes of the keys of every open map (see ``CBORKeyTable/keyBase``).
     var keyHashes: [UInt64] = []
+    /// The tape reader's hash set for maps of many keys (reused from map to map).
+    var hashSlots: [UInt64] = []
     var replacements: [Int: Int] = [:]
     var dropped: Set<Int> = []
 
