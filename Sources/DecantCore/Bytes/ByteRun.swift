@@ -51,6 +51,11 @@ public enum ByteRun {
     /// time; nothing is allocated, so a parser can validate a string in place and make a `String` only when asked.
     @inlinable
     public static func isValidUTF8(_ start: UnsafeRawPointer, count: Int) -> Bool {
+        if count <= 16 {
+            // Short ASCII runs (most keys and many values) in two loads.
+            let (first, second) = shortWords(start, count: count)
+            if (first | second) & highBits == 0 { return true }
+        }
         var index = 0
         while index < count {
             if count &- index >= 8 && start.loadUnaligned(fromByteOffset: index, as: UInt64.self) & highBits == 0 {

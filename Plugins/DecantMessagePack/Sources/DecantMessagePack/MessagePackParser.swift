@@ -56,8 +56,6 @@ public struct MessagePackParser: Sendable {
             }
             var reader = MessagePackReader(bytes: bytes, count: count, options: options, cachesTexts: false)
             defer { reader.release() }
-            // Most values take a few bytes; the tape grows beyond this when they are smaller.
-            reader.entries.reserveCapacity(count / 8 + 1)
             if options.allowsMultipleValues {
                 // The array of the top-level values, which has no head in the body.
                 _ = reader.appendEntry(.array, offset: 0, count: 0, headLength: 0)
@@ -68,11 +66,11 @@ public struct MessagePackParser: Sendable {
                 }
                 reader.entries[0].count = UInt32(truncatingIfNeeded: values)
                 reader.entries[0].end = UInt32(truncatingIfNeeded: reader.entries.count)
-                return reader.entries
+                return reader.entries.handOver()
             }
             try reader.readTapeValue()
             if reader.position < count { throw extraBytes(count - reader.position, at: reader.position) }
-            return reader.entries
+            return reader.entries.handOver()
         }
         return MessagePackItem(tape: MessagePackTape(body: data, entries: entries), index: 0)
     }

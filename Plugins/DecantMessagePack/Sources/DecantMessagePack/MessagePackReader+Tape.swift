@@ -125,9 +125,11 @@ extension MessagePackReader {
     /// sequences are to be replaced, and steps over it.
     @inline(__always)
     mutating func stepOverText(_ length: Int, at start: Int) throws(SerializationError) {
-        try require(length, for: "a str", at: start)
+        // Written out rather than through `require` and `options`: this runs for every str, and reading them here
+        // copied the whole reader.
+        guard length <= count &- position else { throw truncated(length, for: "a str", at: start) }
         let pointer = bytes + position
-        if !options.replacesInvalidUTF8 && !ByteRun.isValidUTF8(pointer, count: length) {
+        if checksUTF8 && !ByteRun.isValidUTF8(pointer, count: length) {
             let utf8 = UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: length)
             throw invalidText(utf8, contentStart: position, at: start)
         }

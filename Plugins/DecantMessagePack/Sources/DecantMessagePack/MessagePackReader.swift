@@ -18,13 +18,15 @@ struct MessagePackReader {
     let bytes: UnsafeRawPointer
     let count: Int
     let options: MessagePackParsingOptions
+    /// Whether strs must be valid UTF-8 (not `replacesInvalidUTF8`).
+    let checksUTF8: Bool
     var position = 0
     /// The finished items of every open container.
     var values = MessagePackValueStack()
     /// The open containers but the innermost one.
     var frames: [MessagePackFrame] = []
     /// The tape reader's entries (see ``MessagePackTape``).
-    var entries: [MessagePackTapeEntry] = []
+    var entries: MessagePackTapeStorage
 
     /// The str cache (bodies of 4 KB or more), so that repeated strs share one value: the last str read for each
     /// value of the top bits of the strs' fast hash, and its value. `cacheShift` is 64 minus the number of those bits
@@ -46,20 +48,24 @@ struct MessagePackReader {
         self.bytes = bytes
         self.count = count
         self.options = options
+        checksUTF8 = !options.replacesInvalidUTF8
         // One text slot per 32 bytes of body, from 128 to 1,024 slots.
         var bits: UInt64 = 0
         if count >= 4096 && cachesTexts {
             bits = 7
             while bits < 10 && count >> (bits + 5) > 1 { bits += 1 }
         }
+        // Most values take a few bytes; the tape grows beyond this when they are smaller.
+        entries = MessagePackTapeStorage(capacity: cachesTexts ? 0 : count / 8 + 1)
         cacheShift = 64 - bits
         let slots = bits == 0 ? 0 : 1 << bits
         textCache = Array(repeating: CachedText(count: -1, first: 0, second: 0, value: .nil), count: slots)
     }
 
-    /// Frees the value stack.
+    /// Frees the value stack and the tape's entries (unless handed over).
     func release() {
         values.release()
+        entries.release()
     }
 
     var remaining: Int { count - position }

@@ -23,13 +23,63 @@ struct MessagePackTapeEntry {
     var headLength: UInt8
 }
 
+/// The tape reader's entries as they grow: allocated by hand, so that an append costs no uniqueness check. The
+/// reader frees them with ``release()`` unless it handed them to a ``MessagePackTape`` (``handOver()``).
+struct MessagePackTapeStorage {
+    private(set) var start: UnsafeMutablePointer<MessagePackTapeEntry>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(16, capacity)
+        start = .allocate(capacity: self.capacity)
+    }
+
+    @inline(__always)
+    mutating func append(_ entry: MessagePackTapeEntry) {
+        if count == capacity {
+            capacity *= 2
+            let larger = UnsafeMutablePointer<MessagePackTapeEntry>.allocate(capacity: capacity)
+            larger.moveInitialize(from: start, count: count)
+            start.deallocate()
+            start = larger
+        }
+        (start + count).initialize(to: entry)
+        count &+= 1
+    }
+
+    /// The entry at `index` (below ``count``).
+    @inline(__always)
+    subscript(index: Int) -> MessagePackTapeEntry {
+        get { start[index] }
+        nonmutating set { start[index] = newValue }
+    }
+
+    /// The entries, for a tape that frees them; this storage is left empty.
+    mutating func handOver() -> UnsafeBufferPointer<MessagePackTapeEntry> {
+        defer {
+            capacity = 16
+            start = .allocate(capacity: capacity)
+            count = 0
+        }
+        return UnsafeBufferPointer(start: start, count: count)
+    }
+
+    func release() {
+        start.deallocate()
+    }
+}
+
 /// A parsed body and its tape: the entries of every value in document order, each container followed by its items
 /// (a map's keys and values alternating). Immutable once built, shared by every ``MessagePackItem`` of the body.
-final class MessagePackTape: Sendable {
+final class MessagePackTape: @unchecked Sendable {
+    // Unchecked only because of the entries' pointer: the tape owns that memory, never writes it after `init` (the
+    // reader hands it over) and frees it in `deinit`; `body` is a `let` of a `Sendable` type.
     let body: Data
-    let entries: [MessagePackTapeEntry]
+    let entries: UnsafeBufferPointer<MessagePackTapeEntry>
 
-    init(body: Data, entries: [MessagePackTapeEntry]) {
+    /// Takes over `entries` (from ``MessagePackTapeStorage/handOver()``).
+    init(body: Data, entries: UnsafeBufferPointer<MessagePackTapeEntry>) {
         self.body = body
         self.entries = entries
     }
@@ -37,9 +87,11 @@ final class MessagePackTape: Sendable {
     /// Calls `read` with a reading of the tape and the body.
     @inline(__always)
     func withReading<Result>(_ read: (MessagePackTapeReading) -> Result) -> Result {
-        entries.withUnsafeBufferPointer { entries in
-            body.withUnsafeBytes { raw in read(MessagePackTapeReading(body: raw, entries: entries)) }
-        }
+        body.withUnsafeBytes { raw in read(MessagePackTapeReading(body: raw, entries: entries)) }
+    }
+
+    deinit {
+        entries.deallocate()
     }
 }
 
