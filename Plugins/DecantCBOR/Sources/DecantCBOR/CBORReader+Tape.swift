@@ -25,23 +25,9 @@ extension CBORReader {
         var depth = 0
         while true {
             let headOffset = position
-            guard position < count else {
-                if depth > 0 { throw truncated("the container", at: top.start) }
-                throw truncated("the data item", at: headOffset)
-            }
-            let initial = bytes.load(fromByteOffset: position, as: UInt8.self)
-            position += 1
+            let initial = try nextInitialByte(top: top, depth: depth)
             let major = initial >> 5
             let info = initial & 0x1F
-            if depth > 0, initial != 0xFF, top.kind == .byteChunks || top.kind == .textChunks {
-                if major != (top.kind == .byteChunks ? 2 : 3) || info == 31 {
-                    let expected = major == 2 ? "definite-length byte strings" : "definite-length text strings"
-                    throw invalid(
-                        "The item at offset \(headOffset) inside the indefinite-length string at offset "
-                            + "\(top.start) is not a chunk of the same type: only \(expected) may appear there "
-                            + "(RFC 8949 §3.2.3).", at: headOffset)
-                }
-            }
             // The completed item: its entry, head offset, and for a definite-length text its content.
             var item: Int
             var itemStart = headOffset
@@ -49,16 +35,7 @@ extension CBORReader {
             var textCount = 0
             var textHash: UInt64?
             if initial == 0xFF {
-                guard depth > 0, top.indefinite else {
-                    throw invalid(
-                        "A break (0xFF) at offset \(headOffset) is outside any indefinite-length item (RFC 8949 "
-                            + "§3.2.1).", at: headOffset)
-                }
-                if top.kind == .map && top.attached & 1 == 1 {
-                    throw invalid(
-                        "The indefinite-length map at offset \(top.start) ends (break at offset \(headOffset)) "
-                            + "after a key without a value.", at: headOffset)
-                }
+                try checkBreak(at: headOffset, top: top, depth: depth, afterKey: top.attached & 1 == 1)
                 itemStart = top.start
                 item = try closeOnTape(top)
                 depth -= 1

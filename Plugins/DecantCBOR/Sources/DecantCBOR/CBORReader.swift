@@ -236,29 +236,55 @@ struct CBORReader {
         depth += 1
     }
 
+    /// Reads the initial byte of the next head and steps over it. Fails when the body ends there, or when the
+    /// innermost open container (`top`, if `depth` is above 0) is an indefinite-length string and the head is not a
+    /// definite-length chunk of its type (nor the break that ends it).
+    @inline(__always)
+    mutating func nextInitialByte(top: CBORFrame, depth: Int) throws(SerializationError) -> UInt8 {
+        let headOffset = position
+        guard position < count else {
+            if depth > 0 { throw truncated("the container", at: top.start) }
+            throw truncated("the data item", at: headOffset)
+        }
+        let initial = bytes.load(fromByteOffset: position, as: UInt8.self)
+        position += 1
+        let major = initial >> 5
+        if depth > 0, initial != 0xFF, top.kind == .byteChunks || top.kind == .textChunks {
+            if major != (top.kind == .byteChunks ? 2 : 3) || initial & 0x1F == 31 {
+                let expected = major == 2 ? "definite-length byte strings" : "definite-length text strings"
+                throw invalid(
+                    "The item at offset \(headOffset) inside the indefinite-length string at offset \(top.start) "
+                        + "is not a chunk of the same type: only \(expected) may appear there (RFC 8949 §3.2.3).",
+                    at: headOffset)
+            }
+        }
+        return initial
+    }
+
+    /// Checks that a break at `headOffset` ends the innermost open container `top` (`depth` above 0), which is of
+    /// indefinite length and, for a map, not waiting for a key's value (`afterKey`).
+    func checkBreak(at headOffset: Int, top: CBORFrame, depth: Int, afterKey: Bool) throws(SerializationError) {
+        guard depth > 0, top.indefinite else {
+            throw invalid(
+                "A break (0xFF) at offset \(headOffset) is outside any indefinite-length item (RFC 8949 §3.2.1).",
+                at: headOffset)
+        }
+        if top.kind == .map && afterKey {
+            throw invalid(
+                "The indefinite-length map at offset \(top.start) ends (break at offset \(headOffset)) after a key "
+                    + "without a value.", at: headOffset)
+        }
+    }
+
     /// Reads one data item, without recursion.
     mutating func readItem() throws(SerializationError) -> CBORValue {
         var top = CBORFrame.placeholder
         var depth = 0
         while true {
             let headOffset = position
-            guard position < count else {
-                if depth > 0 { throw truncated("the container", at: top.start) }
-                throw truncated("the data item", at: headOffset)
-            }
-            let initial = bytes.load(fromByteOffset: position, as: UInt8.self)
-            position += 1
+            let initial = try nextInitialByte(top: top, depth: depth)
             let major = initial >> 5
             let info = initial & 0x1F
-            if depth > 0, initial != 0xFF, top.kind == .byteChunks || top.kind == .textChunks {
-                if major != (top.kind == .byteChunks ? 2 : 3) || info == 31 {
-                    let expected = major == 2 ? "definite-length byte strings" : "definite-length text strings"
-                    throw invalid(
-                        "The item at offset \(headOffset) inside the indefinite-length string at offset "
-                            + "\(top.start) is not a chunk of the same type: only \(expected) may appear there "
-                            + "(RFC 8949 §3.2.3).", at: headOffset)
-                }
-            }
             var value: CBORValue
             var valueStart = headOffset
             // The content of a definite-length text string, for the duplicate-key check.
@@ -266,16 +292,7 @@ struct CBORReader {
             var textCount = 0
             var textHash: UInt64?
             if initial == 0xFF {
-                guard depth > 0, top.indefinite else {
-                    throw invalid(
-                        "A break (0xFF) at offset \(headOffset) is outside any indefinite-length item (RFC 8949 "
-                            + "§3.2.1).", at: headOffset)
-                }
-                if top.kind == .map && (values.count - top.base) & 1 == 1 {
-                    throw invalid(
-                        "The indefinite-length map at offset \(top.start) ends (break at offset \(headOffset)) "
-                            + "after a key without a value.", at: headOffset)
-                }
+                try checkBreak(at: headOffset, top: top, depth: depth, afterKey: (values.count - top.base) & 1 == 1)
                 valueStart = top.start
                 value = close(top)
                 depth -= 1
