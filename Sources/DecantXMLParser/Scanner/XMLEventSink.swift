@@ -40,6 +40,12 @@ struct XMLPositionTracker {
                 @inline(__always) func flagCount(_ flags: UInt64) -> Int {
                     Int(truncatingIfNeeded: ((flags &>> 7) &* ones) &>> 56)
                 }
+                // Most words are printable ASCII: one column per byte, nothing else to count.
+                if XMLCharacterClass.controlOrHighBytes(word) & valid == 0 {
+                    column &+= count
+                    index &+= count
+                    continue
+                }
                 if ByteRun.bytes(word, equalTo: 0x0D) & valid == 0 {
                     let lineFeeds = ByteRun.bytes(word, equalTo: 0x0A) & valid
                     let continuations = word & ~(word &<< 1) & valid
