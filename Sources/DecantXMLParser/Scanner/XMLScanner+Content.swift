@@ -1,3 +1,5 @@
+import DecantCore
+
 // The document, its prolog and epilog, and element content.
 private let whitespaceFlag = XMLCharacterClass.whitespace
 
@@ -317,7 +319,8 @@ extension XMLScanner {
                         + "WFC: Unique Att Spec)",
                     at: attributeRange.lowerBound)
             }
-            rawAttributes.append((attributeName, value, true, attributeSlot))
+            rawAttributes.append(
+                RawAttribute(name: attributeName, value: value, isSpecified: true, slot: attributeSlot))
         }
         if !attributeDeclarations.isEmpty, let list = attributeDeclarations[qualifiedName] {
             try applyAttributeDeclarations(list, element: qualifiedName)
@@ -396,7 +399,7 @@ extension XMLScanner {
                     "applying the default value of the attribute `\(declaration.name)` to `<\(element)>` (it holds "
                         + "\(declaration.defaultExpansion) bytes of entity replacement text)")
             }
-            rawAttributes.append((declaration.name, value, false, -1))
+            rawAttributes.append(RawAttribute(name: declaration.name, value: value, isSpecified: false, slot: -1))
         }
     }
 
@@ -424,8 +427,10 @@ extension XMLScanner {
         let expected = open.name.qualifiedName
         let written = UnsafeBufferPointer(start: base + nameRange.lowerBound, count: nameRange.count)
         let same =
-            expected.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(written) }
-            ?? expected.utf8.elementsEqual(written)
+            expected.utf8.withContiguousStorageIfAvailable { stored in
+                stored.count == written.count
+                    && (stored.isEmpty || ByteRun.equal(stored.baseAddress!, written.baseAddress!, count: stored.count))
+            } ?? expected.utf8.elementsEqual(written)
         if !same {
             throw failure(
                 "the end tag `</\(string(nameRange))>` does not match the start tag `<\(expected)>` opened at "

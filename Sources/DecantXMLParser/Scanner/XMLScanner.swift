@@ -95,9 +95,9 @@ struct XMLScanner<Sink: XMLEventSink> {
     /// hash lookup: scanning ``namespaceBindings`` instead made every element cost as much as the declarations in
     /// scope, which a body can make quadratic (many declarations, then many elements).
     var namespaceScopes: [String?: [String]] = [:]
-    /// The attributes of the start tag being read: name, value, whether written (not defaulted), and the name's
-    /// slot in ``names`` (-1 when it has none).
-    var rawAttributes: [(name: String, value: String, isSpecified: Bool, slot: Int)] = []
+    /// The attributes of the start tag being read (a struct, not a tuple: emptying an array of tuples for every tag
+    /// destroyed each element through the runtime's generic tuple code).
+    var rawAttributes: [RawAttribute] = []
     /// The element and attribute names read so far, and how they resolved (see ``XMLNameCache``).
     var names = XMLNameCache()
     /// The names in ``rawAttributes`` once a tag has many (see ``isRepeatedAttribute(_:)``).
@@ -598,4 +598,16 @@ struct XMLScanner<Sink: XMLEventSink> {
                 "the \(what) `\(string(range))` contains a colon, which Namespaces in XML §7 forbids in \(what)s")
         }
     }
+}
+
+/// An attribute of the start tag being read (see ``XMLScanner/rawAttributes``).
+struct RawAttribute {
+    /// The qualified name as written.
+    var name: String
+    /// The normalised value.
+    var value: String
+    /// Whether the tag wrote it (not defaulted from an attribute-list declaration).
+    var isSpecified: Bool
+    /// The name's slot in ``XMLScanner/names``; -1 when it has none.
+    var slot: Int
 }
