@@ -189,8 +189,14 @@ extension XMLTree {
         private var recentNames: [Int] = []
 
         private mutating func intern(_ name: XMLName) -> UInt32 {
+            // Read through the name's contiguous bytes: the view's own `last` steps back through String indices.
+            @inline(__always) func cheapKey(_ bytes: some Collection<UInt8>, last: UInt8?) -> Int {
+                (bytes.count &* 7 &+ Int(bytes.first ?? 0) &* 3 &+ Int(last ?? 0)) & 63
+            }
             let utf8 = name.qualifiedName.utf8
-            let key = (utf8.count &* 7 &+ Int(utf8.first ?? 0) &* 3 &+ Int(utf8.last ?? 0)) & 63
+            let key =
+                utf8.withContiguousStorageIfAvailable { cheapKey($0, last: $0.last) }
+                ?? cheapKey(utf8, last: utf8.last)
             if recentNames.isEmpty { recentNames = [Int](repeating: -1, count: 64) }
             let recent = recentNames[key]
             if recent >= 0, arena.names[recent] == name { return UInt32(recent) }
@@ -216,7 +222,10 @@ extension XMLTree {
                 remaining >>= 7
             }
             arena.text.append(UInt8(remaining))
-            arena.text.append(contentsOf: string.utf8)
+            // The bytes copied in one piece when the string has them contiguous (a native string does).
+            if string.utf8.withContiguousStorageIfAvailable({ arena.text.append(contentsOf: $0) }) == nil {
+                arena.text.append(contentsOf: string.utf8)
+            }
             return UInt32(offset)
         }
 
