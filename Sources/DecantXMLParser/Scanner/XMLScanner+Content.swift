@@ -421,7 +421,9 @@ extension XMLScanner {
             throw failure("the end tag `</\(string(nameRange))` must end with `>`\(describeNext())")
         }
         pos += 1
-        guard let open = elements.last else {
+        // Moved out of the stack rather than copied (a copy retains every string of its name); a failure below ends
+        // the parse, so the stack need not be restored.
+        guard let open = elements.popLast() else {
             throw failure("the end tag `</\(string(nameRange))>` has no start tag", at: tagOffset)
         }
         let expected = open.name.qualifiedName
@@ -438,12 +440,11 @@ extension XMLScanner {
                     + "Type Match)",
                 at: tagOffset)
         }
-        if let frame = frames.last, elements.count <= frame.elementDepth {
+        if let frame = frames.last, elements.count < frame.elementDepth {
             throw failure(
                 "the end tag `</\(expected)>` in the replacement text of the entity `&\(frame.name);` closes an "
                     + "element that started outside it (XML 1.0 §4.3.2, WFC: Parsed Entity)")
         }
-        elements.removeLast()
         popNamespaceBindings(open.namespaceCount)
         try emit(.endElement(open.name), at: position(ofMainOffset: frames.isEmpty ? tagOffset : mainOffset))
     }
