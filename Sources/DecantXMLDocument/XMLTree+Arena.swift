@@ -183,21 +183,21 @@ extension XMLTree {
             arena.text.reserveCapacity(min(textBytes, Arena.maxTextBytes))
         }
 
-        /// Where ``Arena/names`` holds the name interned last under each cheap key (length and first and last bytes
-        /// of the qualified name), -1 for none: checked before ``nameIndexes``, since a document repeats a few names,
-        /// which the parser hands out as the same strings, and comparing those costs less than hashing four strings.
+        /// Where ``Arena/names`` holds the name interned last under each of 256 keys (a hash of the qualified name's
+        /// bytes), -1 for none: checked before ``nameIndexes``, since a document repeats a few names, which the parser
+        /// hands out as the same strings, and comparing those costs less than hashing four strings. (A key of length,
+        /// first and last byte in 64 slots made `entry`, `link` and `name`, and `length` and `height`, of an Atom feed
+        /// evict each other.) Colliding names only miss the cache.
         private var recentNames: [Int] = []
 
         private mutating func intern(_ name: XMLName) -> UInt32 {
-            // Read through the name's contiguous bytes: the view's own `last` steps back through String indices.
-            @inline(__always) func cheapKey(_ bytes: some Collection<UInt8>, last: UInt8?) -> Int {
-                (bytes.count &* 7 &+ Int(bytes.first ?? 0) &* 3 &+ Int(last ?? 0)) & 63
-            }
             let utf8 = name.qualifiedName.utf8
             let key =
-                utf8.withContiguousStorageIfAvailable { cheapKey($0, last: $0.last) }
-                ?? cheapKey(utf8, last: utf8.last)
-            if recentNames.isEmpty { recentNames = [Int](repeating: -1, count: 64) }
+                utf8.withContiguousStorageIfAvailable { bytes in
+                    bytes.isEmpty
+                        ? 0 : Int(truncatingIfNeeded: ByteRun.hash(bytes.baseAddress!, count: bytes.count) & 255)
+                } ?? (utf8.count &* 7 &+ Int(utf8.first ?? 0) &* 3 &+ Int(utf8.last ?? 0)) & 255
+            if recentNames.isEmpty { recentNames = [Int](repeating: -1, count: 256) }
             let recent = recentNames[key]
             if recent >= 0, arena.names[recent] == name { return UInt32(recent) }
             let index: UInt32
