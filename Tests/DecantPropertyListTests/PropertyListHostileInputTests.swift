@@ -6,8 +6,8 @@ import Testing
 @testable import DecantPropertyList
 
 /// About 1 MB of seeded garbage and of pathological input for each reader and for format detection: every case ends
-/// with a value or a precise error, well inside the time limit (the parsers are linear; none of these tests times
-/// anything). Peak memory is measured outside the tests, with `/usr/bin/time -v` on the `decant` tool.
+/// with a value or a precise error (the parsers are linear; none of these tests times anything: a hang is caught by CI's
+/// guard around the test run, which names the unfinished test). Peak memory is measured outside the tests, with `/usr/bin/time -v` on the `decant` tool.
 @Suite struct PropertyListHostileInputTests {
     static let megabyte = 1 << 20
 
@@ -92,7 +92,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: Garbage.allCases, PropertyListFormat.allCases)
+    @Test(arguments: Garbage.allCases, PropertyListFormat.allCases)
     func seededGarbageEndsWithAValueOrAPreciseError(garbage: Garbage, format: PropertyListFormat) {
         for seed: UInt64 in [1, 2] {
             let data = garbage.make(seed: seed)
@@ -110,7 +110,7 @@ import Testing
 
     // MARK: Pathological text
 
-    @Test(.timeLimit(.minutes(1)), arguments: ["(", "{a=", "<array>", "<dict><key>a</key>", "{a=(", "(\n"])
+    @Test(arguments: ["(", "{a=", "<array>", "<dict><key>a</key>", "{a=(", "(\n"])
     func deepNestingStopsAtTheDepthLimit(opening: String) {
         let data = Data(String(repeating: opening, count: Self.megabyte / opening.utf8.count).utf8)
         guard case .failure(let error) = Self.parse(data) else {
@@ -121,7 +121,7 @@ import Testing
         #expect(error.message.contains("maxDepth"))
     }
 
-    @Test(.timeLimit(.minutes(1))) func longFlatContainersAreLinear() throws {
+    @Test func longFlatContainersAreLinear() throws {
         let count = Self.megabyte / 2
         let openStep = Data(("(" + String(repeating: "a,", count: count) + ")").utf8)
         #expect(try PlistTestSupport.parse(openStep) == .array(Array(repeating: .string("a"), count: count)))
@@ -133,7 +133,7 @@ import Testing
         #expect(try PlistTestSupport.parse(dictionary) == .dictionary(PropertyListDictionary([("a", .string("c"))])))
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: ["(/*", "(\"", "(<", "<plist><string>", "<!DOCTYPE plist [", "(\"\\U"])
+    @Test(arguments: ["(/*", "(\"", "(<", "<plist><string>", "<!DOCTYPE plist [", "(\"\\U"])
     func unclosedConstructsFailFast(opening: String) {
         let filler = opening.hasSuffix("\\U") ? "00e9\\U" : opening == "(<" ? "0f" : "x"
         let data = Data((opening + String(repeating: filler, count: Self.megabyte / filler.utf8.count)).utf8)
@@ -183,7 +183,7 @@ import Testing
 
     /// 60,000 arrays each holding the next, the last holding the first: the depth limit stops it, and with the
     /// limit raised past the chain the cycle is found.
-    @Test(.timeLimit(.minutes(1))) func longReferenceCycles() {
+    @Test func longReferenceCycles() {
         let count = 60_000
         let objects = (0..<count).map { [0xA1] + Self.bigEndian(($0 + 1) % count, size: 2) }
         let data = Self.binary(objects, referenceSize: 2)
@@ -198,7 +198,7 @@ import Testing
     }
 
     /// Each array holds the 200 objects before it: about 5,000 arrays in 1 MB whose logical size is astronomical.
-    @Test(.timeLimit(.minutes(1))) func sharedSubtreesStopAtTheObjectLimit() {
+    @Test func sharedSubtreesStopAtTheObjectLimit() {
         var objects: [[UInt8]] = [[0x09]]
         var size = 0
         while size < Self.megabyte - 70_000 {
@@ -217,7 +217,7 @@ import Testing
     }
 
     /// 349,000 references to one array of three integers: 1.4 million values, over the default `maxObjects`.
-    @Test(.timeLimit(.minutes(1))) func manyReferencesToOneObjectStopAtTheObjectLimit() {
+    @Test func manyReferencesToOneObjectStopAtTheObjectLimit() {
         let count = (Self.megabyte - 100) / 3
         let data = Self.binary(
             [
@@ -238,7 +238,7 @@ import Testing
 
     /// A 512 KiB string referenced 174,000 times would render as 91 GB: `maxValueBytes` stops it. With the limit
     /// lifted the value is built (sharing one string), as `plistlib` builds it.
-    @Test(.timeLimit(.minutes(1))) func sharedLongStringStopsAtTheByteLimit() throws {
+    @Test func sharedLongStringStopsAtTheByteLimit() throws {
         let length = Self.megabyte / 2
         let count = Self.megabyte / 2 / 3
         let string = Self.marker(0x5, count: length) + [UInt8](repeating: UInt8(ascii: "s"), count: length)
@@ -262,7 +262,7 @@ import Testing
 
     /// One dictionary whose 131,072 entries all use one 512 KiB key object: the key is hashed once, not at every
     /// reference, and the last value wins (`plistlib` gives `{'kkk...': True}` for these bytes).
-    @Test(.timeLimit(.minutes(1))) func longKeySharedByEveryEntryIsHashedOnce() throws {
+    @Test func longKeySharedByEveryEntryIsHashedOnce() throws {
         let length = Self.megabyte / 2
         let count = Self.megabyte / 2 / 4
         let key = Self.marker(0x5, count: length) + [UInt8](repeating: UInt8(ascii: "k"), count: length)
@@ -276,7 +276,7 @@ import Testing
 
     /// Seventeen distinct 28,000-byte keys (differing only at the end) shared by 15,000 dictionaries: each key is
     /// hashed once, every dictionary's keys are compared as integers.
-    @Test(.timeLimit(.minutes(1))) func longKeysSharedByManyDictionariesAreHashedOnce() throws {
+    @Test func longKeysSharedByManyDictionariesAreHashedOnce() throws {
         let length = 28_000
         let keyCount = 17
         let dictionaries = 15_000
@@ -308,7 +308,7 @@ import Testing
 
     /// Offset-table entries all naming one object: the per-object tables are sized by the claimed count, which may
     /// not pass twice `maxObjects`, whatever the body's size.
-    @Test(.timeLimit(.minutes(1))) func offsetTableEntriesSharingOneObject() throws {
+    @Test func offsetTableEntriesSharingOneObject() throws {
         func table(_ count: Int) -> Data {
             var bytes = Array("bplist00".utf8) + [0x09]
             bytes += [UInt8](repeating: 8, count: count)

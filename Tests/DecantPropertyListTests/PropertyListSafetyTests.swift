@@ -14,7 +14,7 @@ import Testing
         return PlistTestSupport.binaryPlist(objects, top: levels)
     }
 
-    @Test(.timeLimit(.minutes(1))) func sharedReferenceBombStopsAtTheObjectLimit() throws {
+    @Test func sharedReferenceBombStopsAtTheObjectLimit() throws {
         let bomb = Self.sharedReferenceBomb(levels: 32)
         #expect(bomb.count < 200)
         let error = #expect(throws: SerializationError.self) { try PlistTestSupport.parse(bomb) }

@@ -7,7 +7,7 @@ import Testing
 
 /// About 1 MB of hostile input through every XML entry point (the event array, the event closure, a handler, a
 /// delegate, the tree, and both response serializers): each must end with a value or a precise error. No test
-/// asserts a duration; the time limit only turns a hang into a failure.
+/// asserts a duration; a hang is caught by CI's guard around the test run, which names the unfinished test.
 @Suite struct XMLHostileInputTests {
     /// The outcome of one entry point: how many nodes or events it produced, or the error.
     typealias Outcome = Result<Int, SerializationError>
@@ -173,7 +173,7 @@ import Testing
         ),
     ]
 
-    @Test(.timeLimit(.minutes(1)), arguments: 0..<bodies.count)
+    @Test(arguments: 0..<bodies.count)
     func endsWithAValueOrAPreciseError(_ index: Int) {
         let (name, make, expected) = Self.bodies[index]
         let data = make()
@@ -198,7 +198,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test
     func buildsAFewMegabytesOfElementsAtTheDefaultLimits() throws {
         // 4 MB of `<a/>`: a million nodes, within one node per byte and the node count limit.
         let flood = Data(("<r>" + String(repeating: "<a/>", count: 1_000_000) + "</r>").utf8)

@@ -77,9 +77,10 @@ import Testing
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // A watchdog: a tool that waited for the end of its input would otherwise block this test forever.
+        // A watchdog: a tool that waited for the end of its input would otherwise block this test forever. Generous,
+        // because every test runs at once on a busy machine; it only delays the failure of a tool that waits.
         let watchdog = DispatchWorkItem { try? input.fileHandleForWriting.close() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
         input.fileHandleForWriting.write(Data("{\"first\":1}\n{\"second\":".utf8))
         let first = output.fileHandleForReading.availableData
         let stillOpen = !watchdog.isCancelled && process.isRunning

@@ -233,7 +233,7 @@ import Testing
     }
 
     /// Regression: `decode` and `sniff` read their input whole, so an endless input grew until the process died.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/zero")), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/zero")))
     func endlessInputsAreReadOnlyAsFarAsNeeded() throws {
         let sniff = try Self.run(["sniff", "/dev/zero"])
         #expect(sniff.status == 0)
