@@ -66,20 +66,22 @@ public struct JSONParser: Sendable {
         }
         let (encoding, bomLength) = JSONTextEncoding.detect(bytes)
         let body = UnsafeRawBufferPointer(rebasing: bytes[bomLength...])
-        var buffer: [UInt8]
+        // The scanner's copy of the body, padded; the storage of a parsed value keeps it (unescaped strings are
+        // spans of it), so it is allocated to be handed over, not made as an array.
+        let buffer: UnsafeMutableBufferPointer<UInt8>
         if encoding == .utf8 {
             let count = body.count
-            buffer = [UInt8](unsafeUninitializedCapacity: count + JSONScanner.padding) { buffer, done in
-                let base = buffer.baseAddress!
-                if count > 0 {
-                    base.initialize(from: body.bindMemory(to: UInt8.self).baseAddress!, count: count)
-                }
-                (base + count).initialize(repeating: 0, count: JSONScanner.padding)
-                done = count + JSONScanner.padding
+            buffer = .allocate(capacity: count + JSONScanner.padding)
+            let base = buffer.baseAddress!
+            if count > 0 {
+                base.initialize(from: body.bindMemory(to: UInt8.self).baseAddress!, count: count)
             }
+            (base + count).initialize(repeating: 0, count: JSONScanner.padding)
         } else {
             do throws(JSONTextEncoding.Failure) {
-                buffer = try encoding.transcodeToUTF8(body, padding: JSONScanner.padding)
+                let transcoded = try encoding.transcodeToUTF8(body, padding: JSONScanner.padding)
+                buffer = .allocate(capacity: transcoded.count)
+                _ = buffer.initialize(from: transcoded)
             } catch {
                 throw SerializationError(
                     code: .invalidEncoding,
@@ -90,23 +92,16 @@ public struct JSONParser: Sendable {
                     offset: bomLength + error.offset)
             }
         }
-        let count = buffer.count - JSONScanner.padding
-        let options = self.options
-        let scanned: Result<[UInt64], JSONSyntaxError> = buffer.withUnsafeMutableBufferPointer { pointer in
-            var scanner = JSONScanner(bytes: pointer.baseAddress!, count: count, options: options)
-            do throws(JSONSyntaxError) {
-                try scanner.scan()
-            } catch {
-                return .failure(error)
-            }
-            return .success(scanner.makeTape())
-        }
-        switch scanned {
-        case .success(let tape):
-            return JSONValue(storage: JSONStorage(tape: tape, bytes: buffer), index: 0)
-        case .failure(let error):
+        var scanner = JSONScanner(
+            bytes: buffer.baseAddress!, count: buffer.count - JSONScanner.padding, options: options)
+        do throws(JSONSyntaxError) {
+            try scanner.scan()
+        } catch {
+            _ = consume scanner
+            buffer.deallocate()
             throw JSONErrorReport(data: Data(bytes), encoding: encoding, bomLength: bomLength).error(for: error)
         }
+        return JSONValue(storage: JSONStorage(adoptingTape: scanner.takeTape(), bytes: buffer), index: 0)
     }
 
     /// Parses several JSON texts that lie in one buffer, such as the lines of an NDJSON chunk, into values that share
@@ -142,44 +137,38 @@ public struct JSONParser: Sendable {
         // Each text is copied once, followed by the zero padding the scanner needs after a text.
         var starts: [Int] = []
         starts.reserveCapacity(texts.count)
-        var buffer = [UInt8](unsafeUninitializedCapacity: total) { buffer, done in
-            var position = 0
-            for (index, range) in texts.enumerated() where batched[index] {
-                starts.append(position)
-                let base = buffer.baseAddress! + position
-                if !range.isEmpty {
-                    base.initialize(
-                        from: bytes.baseAddress!.advanced(by: range.lowerBound).assumingMemoryBound(to: UInt8.self),
-                        count: range.count)
-                }
-                (base + range.count).initialize(repeating: 0, count: JSONScanner.padding)
-                position += range.count + JSONScanner.padding
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: total)
+        var position = 0
+        for (index, range) in texts.enumerated() where batched[index] {
+            starts.append(position)
+            let base = buffer.baseAddress! + position
+            if !range.isEmpty {
+                base.initialize(
+                    from: bytes.baseAddress!.advanced(by: range.lowerBound).assumingMemoryBound(to: UInt8.self),
+                    count: range.count)
             }
-            done = position
+            (base + range.count).initialize(repeating: 0, count: JSONScanner.padding)
+            position += range.count + JSONScanner.padding
         }
-        let options = self.options
         var roots: [Int] = []
         roots.reserveCapacity(starts.count)
         var failures: [Int: JSONSyntaxError] = [:]
-        let tape: [UInt64] = buffer.withUnsafeMutableBufferPointer { pointer in
-            var scanner = JSONScanner(bytes: pointer.baseAddress!, count: total, options: options)
-            var next = 0
-            for (index, range) in texts.enumerated() where batched[index] {
-                let start = starts[next]
-                next += 1
-                do throws(JSONSyntaxError) {
-                    roots.append(try scanner.scanText(from: start, to: start + range.count))
-                } catch {
-                    var failure = error
-                    failure.offset -= start
-                    failures[roots.count] = failure
-                    roots.append(-1)
-                }
-            }
-            return scanner.makeTape()
-        }
-        let storage = JSONStorage(tape: tape, bytes: buffer)
+        var scanner = JSONScanner(bytes: buffer.baseAddress!, count: total, options: options)
         var next = 0
+        for (index, range) in texts.enumerated() where batched[index] {
+            let start = starts[next]
+            next += 1
+            do throws(JSONSyntaxError) {
+                roots.append(try scanner.scanText(from: start, to: start + range.count))
+            } catch {
+                var failure = error
+                failure.offset -= start
+                failures[roots.count] = failure
+                roots.append(-1)
+            }
+        }
+        let storage = JSONStorage(adoptingTape: scanner.takeTape(), bytes: buffer)
+        next = 0
         for (index, range) in texts.enumerated() {
             guard batched[index] else {
                 results.append(parseAlone(UnsafeRawBufferPointer(rebasing: bytes[range])))

@@ -94,12 +94,22 @@ struct JSONScanner: ~Copyable {
         slots.deallocate()
     }
 
-    /// The tape, copied into an array of exactly its size.
-    func makeTape() -> [UInt64] {
-        [UInt64](unsafeUninitializedCapacity: tapeCount) { buffer, initialized in
-            buffer.baseAddress!.initialize(from: tape, count: tapeCount)
-            initialized = tapeCount
-        }
+    /// Ends the scan and hands over the tape, for a ``JSONStorage`` to own: the scanner's own buffer when it is at
+    /// most about half empty, otherwise a copy of exactly the tape's size (so a value never keeps more than twice
+    /// its tape, or a few kilobytes, alive).
+    consuming func takeTape() -> UnsafeMutableBufferPointer<UInt64> {
+        frames.deallocate()
+        hashes.deallocate()
+        slots.deallocate()
+        let tape = self.tape
+        let count = tapeCount
+        let spare = tapeCapacity - count
+        discard self
+        guard spare > max(count, 512) else { return UnsafeMutableBufferPointer(start: tape, count: count) }
+        let exact = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: count)
+        exact.baseAddress!.moveInitialize(from: tape, count: count)
+        tape.deallocate()
+        return exact
     }
 
     // MARK: Loads

@@ -15,15 +15,37 @@
 /// An array's elements follow its header; an object's members follow as a key (a string entry) then the value.
 /// Because containers store a relative size rather than an absolute end, any subtree can be copied or moved as a
 /// block; a `Decoder` walks the same tape with plain indices, without building intermediate values.
-final class JSONStorage: Sendable {
+///
+/// The storage owns its two buffers (allocated, not `Array`s): the parser hands over the scanner's tape and its padded
+/// copy of the body as they are, so a parse makes no array and copies no tape. `@unchecked Sendable` because the
+/// buffers are written only before the storage is made and freed only when it goes; every index into them comes
+/// from the tape the scanner wrote (the fuzz targets run under the address sanitizer to prove it).
+final class JSONStorage: @unchecked Sendable {
     /// The entries.
-    let tape: [UInt64]
-    /// Unescaped string bytes and number texts, addressed by offset and length from the tape.
-    let bytes: [UInt8]
+    let tape: UnsafeBufferPointer<UInt64>
+    /// Unescaped string bytes and number texts, addressed by offset and length from the tape. For a parsed body,
+    /// the body itself (strings without escapes are not copied), followed by the scanner's padding.
+    let bytes: UnsafeBufferPointer<UInt8>
 
-    init(tape: [UInt64], bytes: [UInt8]) {
-        self.tape = tape
-        self.bytes = bytes
+    /// A storage with copies of `tape` and `bytes`.
+    convenience init(tape: [UInt64], bytes: [UInt8]) {
+        let ownTape = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: tape.count)
+        _ = ownTape.initialize(from: tape)
+        let ownBytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = ownBytes.initialize(from: bytes)
+        self.init(adoptingTape: ownTape, bytes: ownBytes)
+    }
+
+    /// A storage that owns `tape` and `bytes` (both initialised and allocated with `allocate(capacity:)`) and
+    /// frees them when it goes.
+    init(adoptingTape tape: UnsafeMutableBufferPointer<UInt64>, bytes: UnsafeMutableBufferPointer<UInt8>) {
+        self.tape = UnsafeBufferPointer(tape)
+        self.bytes = UnsafeBufferPointer(bytes)
+    }
+
+    deinit {
+        tape.deallocate()
+        bytes.deallocate()
     }
 
     static let null = JSONStorage(tape: [Tape.null], bytes: [])
@@ -114,9 +136,7 @@ extension JSONStorage {
         let entry = tape[index]
         let offset = Tape.offset(entry)
         let length = Tape.length(entry)
-        return try bytes.withUnsafeBufferPointer { buffer in
-            try body(UnsafeBufferPointer(rebasing: buffer[offset..<offset + length]))
-        }
+        return try body(UnsafeBufferPointer(rebasing: bytes[offset..<offset + length]))
     }
 
     /// The string at `index` (a string entry).

@@ -236,22 +236,17 @@ extension JSONValue {
 extension JSONStorage {
     /// The tape index of the value of the member named `key` in the object at `object`.
     func member(named key: UnsafeBufferPointer<UInt8>, inObjectAt object: Int) -> Int? {
-        tape.withUnsafeBufferPointer { tape in
-            bytes.withUnsafeBufferPointer { bytes in
-                var position = object + 1
-                let end = object + Tape.size(tape[object])
-                while position < end {
-                    let entry = tape[position]
-                    if Tape.length(entry) == key.count {
-                        let span = UnsafeBufferPointer(
-                            rebasing: bytes[Tape.offset(entry)..<Tape.offset(entry) + key.count])
-                        if JSONBytes.equal(span, key) { return position + 1 }
-                    }
-                    position += 1 + Tape.width(tape[position + 1])
-                }
-                return nil
+        var position = object + 1
+        let end = object + Tape.size(tape[object])
+        while position < end {
+            let entry = tape[position]
+            if Tape.length(entry) == key.count {
+                let span = UnsafeBufferPointer(rebasing: bytes[Tape.offset(entry)..<Tape.offset(entry) + key.count])
+                if JSONBytes.equal(span, key) { return position + 1 }
             }
+            position += 1 + Tape.width(tape[position + 1])
         }
+        return nil
     }
 
     /// The tape index of element `offset` of the array at `array`.

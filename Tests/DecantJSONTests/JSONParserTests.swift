@@ -48,6 +48,25 @@ import Testing
         #expect(value[0] == nil)
     }
 
+    /// A parsed value owns the scanner's tape and its copy of the body: it stays valid after the body and the parser
+    /// are gone. Leading whitespace makes the scanner's tape far larger than the value needs, so the value gets an
+    /// exact copy instead (the other branch of the hand-over); both must read the same.
+    @Test(arguments: [0, 1 << 20])
+    func valuesOutliveTheirBody(leadingWhitespace: Int) throws {
+        func parsed() throws -> JSONValue {
+            let text = String(repeating: " ", count: leadingWhitespace) + #"[1, "a\n", {"k": 2.5}, "\u00e9t\u00e9"]"#
+            return try JSONParser().parse(Data(text.utf8))
+        }
+        let value = try parsed()
+        #expect(value.count == 4)
+        #expect(value[0]?.intValue == 1)
+        #expect(value[1]?.stringValue == "a\n")
+        #expect(value[2]?["k"]?.doubleValue == 2.5)
+        #expect(value[3]?.stringValue == "\u{E9}t\u{E9}")
+        #expect(value.storage.tape.count == 7)
+        #expect(value.description == #"[1,"a\n",{"k":2.5},"été"]"#)
+    }
+
     @Test func keepsObjectKeyOrder() throws {
         let value = try parse(#"{"z": 1, "a": 2, "m": 3, "b": 4}"#)
         #expect(value.keys == ["z", "a", "m", "b"])

@@ -69,8 +69,8 @@ final class TapeDecoder {
 
     init(storage: JSONStorage, root: Int, options: DecodingOptions, path: [CodingPathComponent] = []) {
         self.storage = storage
-        tape = storage.tape.withUnsafeBufferPointer { $0.baseAddress! }
-        bytes = storage.bytes.withUnsafeBufferPointer { $0.baseAddress ?? TapeDecoder.noBytes }
+        tape = storage.tape.baseAddress!
+        bytes = storage.bytes.baseAddress ?? TapeDecoder.noBytes
         self.root = root
         self.options = options
         keyMode = options.keyMode
