@@ -70,13 +70,8 @@ public struct JSONParser: Sendable {
         // spans of it), so it is allocated to be handed over, not made as an array.
         let buffer: UnsafeMutableBufferPointer<UInt8>
         if encoding == .utf8 {
-            let count = body.count
-            buffer = .allocate(capacity: count + JSONScanner.padding)
-            let base = buffer.baseAddress!
-            if count > 0 {
-                base.initialize(from: body.bindMemory(to: UInt8.self).baseAddress!, count: count)
-            }
-            (base + count).initialize(repeating: 0, count: JSONScanner.padding)
+            buffer = .allocate(capacity: body.count + JSONScanner.padding)
+            JSONScanner.initializePadded(buffer.baseAddress!, from: body)
         } else {
             do throws(JSONTextEncoding.Failure) {
                 let transcoded = try encoding.transcodeToUTF8(body, padding: JSONScanner.padding)
@@ -141,13 +136,8 @@ public struct JSONParser: Sendable {
         var position = 0
         for (index, range) in texts.enumerated() where batched[index] {
             starts.append(position)
-            let base = buffer.baseAddress! + position
-            if !range.isEmpty {
-                base.initialize(
-                    from: bytes.baseAddress!.advanced(by: range.lowerBound).assumingMemoryBound(to: UInt8.self),
-                    count: range.count)
-            }
-            (base + range.count).initialize(repeating: 0, count: JSONScanner.padding)
+            JSONScanner.initializePadded(
+                buffer.baseAddress! + position, from: UnsafeRawBufferPointer(rebasing: bytes[range]))
             position += range.count + JSONScanner.padding
         }
         var roots: [Int] = []

@@ -45,6 +45,15 @@ struct JSONSyntaxError: Error {
 struct JSONScanner: ~Copyable {
     static let padding = 32
 
+    /// Copies `bytes` to `destination` (uninitialized, room for `bytes.count + padding`) followed by the ``padding``
+    /// zero bytes the scanner needs after a text.
+    static func initializePadded(_ destination: UnsafeMutablePointer<UInt8>, from bytes: UnsafeRawBufferPointer) {
+        if let source = bytes.baseAddress, bytes.count > 0 {
+            destination.initialize(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        (destination + bytes.count).initialize(repeating: 0, count: padding)
+    }
+
     private struct Frame {
         var header: Int
         var count: Int
@@ -89,6 +98,11 @@ struct JSONScanner: ~Copyable {
 
     deinit {
         tape.deallocate()
+        freeWorkspace()
+    }
+
+    /// Frees the buffers that only the scan uses (everything but the tape).
+    private func freeWorkspace() {
         frames.deallocate()
         hashes.deallocate()
         slots.deallocate()
@@ -98,9 +112,7 @@ struct JSONScanner: ~Copyable {
     /// most about half empty, otherwise a copy of exactly the tape's size (so a value never keeps more than twice
     /// its tape, or a few kilobytes, alive).
     consuming func takeTape() -> UnsafeMutableBufferPointer<UInt64> {
-        frames.deallocate()
-        hashes.deallocate()
-        slots.deallocate()
+        freeWorkspace()
         let tape = self.tape
         let count = tapeCount
         let spare = tapeCapacity - count
