@@ -1,3 +1,5 @@
+public import DecantCore
+
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
 #else
@@ -29,6 +31,11 @@ public protocol ConformanceRepresentable {
 extension JSONValue: ConformanceRepresentable {
     /// The value itself.
     public func conformanceValue() throws -> JSONValue { self }
+}
+
+extension EmptyResponse: ConformanceRepresentable {
+    /// `null`: an empty response that no format claimed (see `SerializerRegistry.serialize`).
+    public func conformanceValue() throws -> JSONValue { nil }
 }
 
 extension String: ConformanceRepresentable {

@@ -35,6 +35,9 @@ public struct JSONResponseDecoder: ResponseDecoder {
     /// `json`.
     public var id: SerializerID { "json" }
 
+    /// `true`: JSON allows whitespace around its value (RFC 8259 §2), so a body of only whitespace is an empty body.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
+
     /// Decodes a `T` from the body of `response`.
     ///
     /// - Throws: `SerializationError` as ``JSONValueDecoder/decode(_:from:)-(_,Data)`` does, with the response,

@@ -46,6 +46,9 @@ public struct JSONResponseSerializer: ResponseSerializer {
     /// `json`.
     public var id: SerializerID { "json" }
 
+    /// `true`: JSON allows whitespace around its value (RFC 8259 §2), so a body of only whitespace is an empty body.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
+
     /// Parses the body with ``JSONParser``.
     ///
     /// - Throws: `SerializationError` as ``JSONParser/parse(_:)-(Data)`` does, with the response attached.

@@ -26,6 +26,10 @@ public struct PropertyListResponseSerializer: ResponseSerializer {
     /// `propertyList`.
     public var id: SerializerID { "propertyList" }
 
+    /// `true`: XML and OpenStep property lists allow whitespace around their value, so a body of only whitespace is an
+    /// empty body.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
+
     /// Parses the body; errors carry the response, its media type and this serializer's id.
     public func serialize(_ response: Response) throws(SerializationError) -> PropertyListValue {
         do {

@@ -86,6 +86,10 @@ public struct PropertyListResponseDecoder: ResponseDecoder {
     /// `propertyList`.
     public var id: SerializerID { "propertyList" }
 
+    /// `true`: XML and OpenStep property lists allow whitespace around their value, so a body of only whitespace is an
+    /// empty body.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
+
     /// Parses the body (its `charset` parameter naming the encoding of text formats without a declaration) and
     /// decodes a `T`.
     public func decode<T: Decodable>(_ type: T.Type, from response: Response) throws -> T {

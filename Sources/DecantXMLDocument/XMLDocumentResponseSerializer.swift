@@ -33,6 +33,9 @@ public struct XMLDocumentResponseSerializer: ResponseSerializer {
     /// `xmlDocument`.
     public var id: SerializerID { "xmlDocument" }
 
+    /// `true`: XML allows whitespace around its root element, so a body of only whitespace is an empty body.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
+
     /// Parses the body into a tree; errors carry the response, its media type and this serializer's id.
     ///
     /// - Throws: `SerializationError` from the parser (`invalidBody` with the offset, `limitExceeded`,

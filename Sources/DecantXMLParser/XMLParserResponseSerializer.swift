@@ -34,6 +34,9 @@ public struct XMLParserResponseSerializer: ResponseSerializer {
     /// `xmlParser`.
     public var id: SerializerID { "xmlParser" }
 
+    /// `true`: XML allows whitespace around its root element, so a body of only whitespace is an empty body.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
+
     /// `true` unless ``parsesEagerly``: the returned parser has not read the body yet, so a registry never falls back
     /// to this serializer after another one (such as `xmlDocument`) rejected the body.
     public var defersParsing: Bool { !parsesEagerly }

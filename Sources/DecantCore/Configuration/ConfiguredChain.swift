@@ -20,6 +20,11 @@ public struct ConfiguredChain: ResponseSerializer {
         try serializeReportingChoice(response).value
     }
 
+    /// The answer of the serializer the chain would try first.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool {
+        chain.countsWhitespaceAsEmpty(for: response)
+    }
+
     /// The empty value of the first serializer that has one.
     public func emptyValue(for response: Response) throws -> any Sendable {
         try chain.emptyValue(for: response).value

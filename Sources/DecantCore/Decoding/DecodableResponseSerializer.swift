@@ -16,6 +16,11 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Response
     /// The decoder's id.
     public var id: SerializerID { decoder.id }
 
+    /// The decoder's answer.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool {
+        decoder.countsWhitespaceAsEmpty(for: response)
+    }
+
     /// Decodes the body.
     public func serialize(_ response: Response) throws -> Value {
         try decoder.decode(Value.self, from: response)

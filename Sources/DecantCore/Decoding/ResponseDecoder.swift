@@ -13,9 +13,16 @@ public protocol ResponseDecoder: Sendable {
     /// - Throws: ``SerializationError`` with code ``SerializationError/Code/decodingFailed`` (with the coding path
     ///   and, where known, the byte offset) or the format's parse error codes.
     func decode<T: Decodable>(_ type: T.Type, from response: Response) throws -> T
+
+    /// Whether a body of only whitespace counts as empty for this format; see
+    /// ``ResponseSerializer/countsWhitespaceAsEmpty(for:)``. Defaults to `false`.
+    func countsWhitespaceAsEmpty(for response: Response) -> Bool
 }
 
 extension ResponseDecoder {
+    /// `false`: whitespace is content unless the format says otherwise.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool { false }
+
     /// The decoder's ``id``.
     @available(*, deprecated, renamed: "id")
     public var decoderID: SerializerID { id }

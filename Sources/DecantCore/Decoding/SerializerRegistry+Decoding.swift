@@ -24,7 +24,7 @@ extension SerializerRegistry {
             statusValidation: StatusCodeValidation(acceptable: statusCodes, errorBodyDecoding: .none),
             emptyBodyPolicy: emptyBodyPolicy)
         chain.mediaTypeValidation = nil
-        if serializers.isEmpty, emptyBodyPolicy.emptinessReason(for: response) == nil {
+        if serializers.isEmpty, emptyBodyPolicy.emptinessReason(for: response, whitespaceIsEmpty: false) == nil {
             let withDecoders = entries.filter { $0.decoder != nil }
             let accepted = withDecoders.flatMap(\.mediaRanges).map(\.description).joined(separator: ", ")
             let type = resolution.mediaType.map { "the media type \($0.essence)" } ?? "a response without Content-Type"
@@ -47,6 +47,8 @@ private struct RegistryDecodingSerializer<Value: Decodable & Sendable>: Response
     var id: SerializerID { compound.id }
 
     func serialize(_ response: Response) throws -> Value { try compound.serialize(response) }
+
+    func countsWhitespaceAsEmpty(for response: Response) -> Bool { compound.countsWhitespaceAsEmpty(for: response) }
 
     func emptyValue(for response: Response) throws -> Value {
         try DecodableResponseSerializer<Value>.emptyValue(for: response, serializerID: id)

@@ -40,6 +40,9 @@ struct PreparedCandidates<Output: Sendable>: ResponseSerializer {
     }
 
     @usableFromInline
+    func countsWhitespaceAsEmpty(for response: Response) -> Bool { chosen.countsWhitespaceAsEmpty(for: response) }
+
+    @usableFromInline
     func emptyValue(for response: Response) throws -> Output {
         try compound.emptyValueReportingChoice(response).value
     }

@@ -74,6 +74,11 @@ public struct PreparedSerializer<Output: Sendable>: ResponseSerializer {
     public func emptyValue(for response: Response) throws -> Output {
         try chain.emptyValue(for: response)
     }
+
+    /// The chosen serializer's answer.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool {
+        chosen.countsWhitespaceAsEmpty(for: response)
+    }
 }
 
 extension SerializerRegistry {

@@ -13,6 +13,11 @@ extension SerializerRegistry {
     /// (body size limit, 2xx, empty-body policy); when the chosen one rejects the body, falls back to the next
     /// candidates that match as specifically.
     ///
+    /// An empty response (under `emptyBodyPolicy`) gives the chosen serializer's empty value (JSON's `null`, an
+    /// empty string, ...). When no installed serializer accepts its media type, or it has none, the value is the
+    /// neutral ``EmptyResponse`` and ``SerializedValue/serializerID`` is `registry`: no format is named for a body
+    /// that none of them claimed.
+    ///
     /// - Parameters:
     ///   - response: The response.
     ///   - sniffing: When the body may override the header's media type (off by default).
@@ -247,9 +252,13 @@ extension SerializerRegistry {
             candidates.fallsBackOnlyAsSpecifically = true
             compound = candidates
         }
-        // Error bodies are decoded by the compound itself, so `errorValue` is the format's value.
+        // Error bodies are decoded by the compound itself, so `errorValue` is the format's value. An empty response
+        // that no installed format claims by its media type is not given to whichever serializer comes first (JSON's
+        // `null` would say "produced by json"): an untyped request gets the neutral `EmptyResponse()`.
         var chain = ResponseChain(
-            ChoiceReportingSerializer(compound),
+            RegistryChoiceSerializer(
+                choice: ChoiceReportingSerializer(compound),
+                neutralWhenEmpty: type == nil && resolution.candidates.isEmpty),
             statusValidation: StatusCodeValidation(
                 acceptable: statusCodes, errorBodyDecoding: .serializer(compound.eraseOutput())),
             emptyBodyPolicy: emptyBodyPolicy)
@@ -294,5 +303,24 @@ extension SerializerRegistry {
                 response: response)
         }
         return value
+    }
+}
+
+/// The registry's compound behind its chain: the compound's choice, except that an empty response no installed format
+/// claims by media type gives ``EmptyResponse`` (produced by `registry`) when `neutralWhenEmpty` is set.
+struct RegistryChoiceSerializer: ResponseSerializer {
+    let choice: ChoiceReportingSerializer<any Sendable>
+    let neutralWhenEmpty: Bool
+
+    var mediaRanges: [MediaRange] { choice.mediaRanges }
+    var id: SerializerID { choice.id }
+
+    func serialize(_ response: Response) throws -> Chosen<any Sendable> { try choice.serialize(response) }
+
+    func countsWhitespaceAsEmpty(for response: Response) -> Bool { choice.countsWhitespaceAsEmpty(for: response) }
+
+    func emptyValue(for response: Response) throws -> Chosen<any Sendable> {
+        guard neutralWhenEmpty else { return try choice.emptyValue(for: response) }
+        return Chosen(value: EmptyResponse(), serializerID: id)
     }
 }

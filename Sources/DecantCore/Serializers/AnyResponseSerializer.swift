@@ -34,17 +34,21 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
     ///   - mediaRanges: The ranges it accepts.
     ///   - defersParsing: Whether `serialize` returns without parsing the body (see
     ///     ``ResponseSerializer/defersParsing``).
+    ///   - countsWhitespaceAsEmpty: Whether a body of only whitespace counts as empty (see
+    ///     ``ResponseSerializer/countsWhitespaceAsEmpty(for:)``).
     ///   - emptyValue: The value for empty responses; `nil` makes them an ``SerializationError/Code/emptyBody`` error.
     ///   - serialize: Turns a response into a value.
     public init(
         id: SerializerID,
         mediaRanges: [MediaRange] = [.any],
         defersParsing: Bool = false,
+        countsWhitespaceAsEmpty: Bool = false,
         emptyValue: (@Sendable (Response) throws -> Output)? = nil,
         serialize: @escaping @Sendable (Response) throws -> Output
     ) {
         box = Box(
             id: id, mediaRanges: mediaRanges, defersParsing: defersParsing,
+            countsWhitespaceAsEmpty: { _ in countsWhitespaceAsEmpty },
             emptyValue: emptyValue
                 ?? { response in throw SerializationError.noEmptyValue(serializerID: id, response: response) },
             serialize: serialize)
@@ -67,6 +71,9 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
 
     /// Calls the wrapped serializer's empty value.
     public func emptyValue(for response: Response) throws -> Output { try box.emptyValue(for: response) }
+
+    /// The wrapped serializer's answer (`false` for closures).
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool { box.countsWhitespaceAsEmpty(for: response) }
 
     /// Whether the wrapped serializer's values are `T`s: `true` or `false` when its output type is known, `nil` for
     /// closures erased to an existential output, whose values' types are known only once produced.
@@ -98,9 +105,11 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
             return value
         }
         return AnyResponseSerializer(
-            id: id, mediaRanges: mediaRanges, defersParsing: defersParsing,
-            emptyValue: { try checked(try serializer.emptyValue(for: $0), $0) },
-            serialize: { try checked(try serializer.serialize($0), $0) })
+            box: Box(
+                id: id, mediaRanges: mediaRanges, defersParsing: defersParsing,
+                countsWhitespaceAsEmpty: { serializer.countsWhitespaceAsEmpty(for: $0) },
+                emptyValue: { try checked(try serializer.emptyValue(for: $0), $0) },
+                serialize: { try checked(try serializer.serialize($0), $0) }))
     }
 
     /// The wrapped serializer's value for `response` as a `T`, without converting it to `Output` (no `any Sendable`
@@ -131,15 +140,18 @@ class Box<Output: Sendable>: @unchecked Sendable {
     let defersParsing: Bool
     let serializeBody: @Sendable (Response) throws -> Output
     let emptyBody: @Sendable (Response) throws -> Output
+    let whitespaceIsEmpty: @Sendable (Response) -> Bool
 
     init(
         id: SerializerID, mediaRanges: [MediaRange], defersParsing: Bool,
+        countsWhitespaceAsEmpty: @escaping @Sendable (Response) -> Bool,
         emptyValue: @escaping @Sendable (Response) throws -> Output,
         serialize: @escaping @Sendable (Response) throws -> Output
     ) {
         self.id = id
         self.mediaRanges = mediaRanges
         self.defersParsing = defersParsing
+        whitespaceIsEmpty = countsWhitespaceAsEmpty
         serializeBody = serialize
         emptyBody = emptyValue
     }
@@ -154,6 +166,7 @@ class Box<Output: Sendable>: @unchecked Sendable {
     @usableFromInline
     func serialize(_ response: Response) throws -> Output { try serializeBody(response) }
     func emptyValue(for response: Response) throws -> Output { try emptyBody(response) }
+    func countsWhitespaceAsEmpty(for response: Response) -> Bool { whitespaceIsEmpty(response) }
 
     /// The box that runs the serializer with its own output type (no conversion): this one for closures, the
     /// wrapped serializer's ``DirectBox`` for a converting ``WrappingBox``.
@@ -180,6 +193,7 @@ final class DirectBox<Wrapped: ResponseSerializer>: Box<Wrapped.Output>, @unchec
         nested = (wrapped as? AnyResponseSerializer<Wrapped.Output>)?.box
         super.init(
             id: id, mediaRanges: mediaRanges, defersParsing: defersParsing,
+            countsWhitespaceAsEmpty: { wrapped.countsWhitespaceAsEmpty(for: $0) },
             emptyValue: { try wrapped.emptyValue(for: $0) }, serialize: { try wrapped.serialize($0) })
     }
 
@@ -216,6 +230,7 @@ final class WrappingBox<Wrapped: ResponseSerializer, Output: Sendable>: Box<Outp
         self.convert = convert
         super.init(
             id: id, mediaRanges: mediaRanges, defersParsing: defersParsing,
+            countsWhitespaceAsEmpty: { direct.countsWhitespaceAsEmpty(for: $0) },
             emptyValue: { convert(try direct.emptyValue(for: $0)) }, serialize: { convert(try direct.serialize($0)) })
     }
 
@@ -247,11 +262,10 @@ extension ResponseSerializer {
         _ transform: @escaping @Sendable (Output) throws -> NewOutput
     ) -> AnyResponseSerializer<NewOutput> {
         AnyResponseSerializer<NewOutput>(
-            id: id,
-            mediaRanges: mediaRanges,
-            defersParsing: defersParsing,
-            emptyValue: { try transform(try self.emptyValue(for: $0)) },
-            serialize: { try transform(try self.serialize($0)) }
-        )
+            box: Box(
+                id: id, mediaRanges: mediaRanges, defersParsing: defersParsing,
+                countsWhitespaceAsEmpty: { self.countsWhitespaceAsEmpty(for: $0) },
+                emptyValue: { try transform(try self.emptyValue(for: $0)) },
+                serialize: { try transform(try self.serialize($0)) }))
     }
 }

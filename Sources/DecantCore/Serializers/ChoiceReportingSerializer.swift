@@ -17,6 +17,11 @@ public struct ChoiceReportingSerializer<Output: Sendable>: ResponseSerializer {
         try compound.serializeReportingChoice(response)
     }
 
+    /// The compound's answer.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool {
+        compound.countsWhitespaceAsEmpty(for: response)
+    }
+
     /// The first empty value of the compound's serializers, with its serializer's id.
     public func emptyValue(for response: Response) throws -> Chosen<Output> {
         try compound.emptyValueReportingChoice(response)

@@ -216,6 +216,12 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
         )
     }
 
+    /// The answer of the serializer the compound would try first for `response` (``plan(for:)``); `false` when no
+    /// serializer accepts its media type.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool {
+        plan(for: response).first?.serializer.countsWhitespaceAsEmpty(for: response) ?? false
+    }
+
     /// The empty value of the first serializer (matching ones first) that has one.
     public func emptyValue(for response: Response) throws -> Output {
         try emptyValueReportingChoice(response).value

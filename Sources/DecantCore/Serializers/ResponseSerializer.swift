@@ -48,6 +48,15 @@ public protocol ResponseSerializer<Output>: Sendable {
     /// Defaults to throwing ``SerializationError/Code/emptyBody``: a serializer opts in by returning its format's
     /// empty value (JSON `null`, an empty string, ...).
     func emptyValue(for response: Response) throws -> Output
+
+    /// Whether a body of only spaces, tabs, carriage returns and line feeds counts as an empty body for this format,
+    /// so that the empty-body policy applies to it (``EmptyBodyPolicy/treatsWhitespaceAsEmpty`` must allow it too).
+    ///
+    /// Defaults to `false`: in a binary format, in plain text, CSV or a form, whitespace is content (CBOR `0x20` is
+    /// the integer -1; a form body of two spaces is one field). Formats whose grammar allows whitespace around the
+    /// value and nothing else in an empty document (JSON, XML, property lists) return `true`. A serializer that
+    /// chooses among others by media type (a compound, a chain) answers for the one it would choose for `response`.
+    func countsWhitespaceAsEmpty(for response: Response) -> Bool
 }
 
 extension ResponseSerializer {
@@ -61,6 +70,9 @@ extension ResponseSerializer {
 
     /// `false`: the body is parsed in ``serialize(_:)``.
     public var defersParsing: Bool { false }
+
+    /// `false`: whitespace is content unless the format says otherwise.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool { false }
 
     /// Throws ``SerializationError/Code/emptyBody``.
     public func emptyValue(for response: Response) throws -> Output {

@@ -54,7 +54,9 @@ public struct EmptyBodyPolicy: Sendable, Hashable {
     }
     /// The lowest and highest of ``noContentStatuses``, so that most statuses are ruled out without hashing.
     private var noContentBounds: ClosedRange<Int>?
-    /// Whether a body of only whitespace counts as empty.
+    /// Whether a body of only whitespace may count as empty: it does when this is `true` *and* the serializer's
+    /// format allows it (``ResponseSerializer/countsWhitespaceAsEmpty(for:)``: JSON, XML and property lists do;
+    /// binary formats, plain text, CSV and forms do not, since whitespace is their content).
     public var treatsWhitespaceAsEmpty: Bool
     /// What to do with an empty response.
     public var outcome: Outcome
@@ -71,13 +73,21 @@ public struct EmptyBodyPolicy: Sendable, Hashable {
         self.outcome = outcome
     }
 
-    /// 204/205/304, HEAD, `Content-Length: 0`, no bytes and whitespace count as empty; the empty value is returned.
+    /// 204/205/304, HEAD, `Content-Length: 0`, no bytes, and whitespace where the format allows it count as empty;
+    /// the empty value is returned.
     public static let `default` = EmptyBodyPolicy()
 
     /// Why `response` is empty under this policy, or `nil` when it has a body.
     ///
     /// Only the leading bytes are inspected for whitespace, so a large body costs nothing.
-    public func emptinessReason(for response: Response) -> Reason? {
+    ///
+    /// - Parameters:
+    ///   - response: The response.
+    ///   - whitespaceIsEmpty: Whether the format that would decode the body counts whitespace as empty (usually
+    ///     ``ResponseSerializer/countsWhitespaceAsEmpty(for:)``); asked only for a body that starts with whitespace.
+    public func emptinessReason(
+        for response: Response, whitespaceIsEmpty: @autoclosure () -> Bool
+    ) -> Reason? {
         if let noContentBounds, noContentBounds.contains(response.status), noContentStatuses.contains(response.status) {
             return .noContentStatus(response.status)
         }
@@ -88,7 +98,7 @@ public struct EmptyBodyPolicy: Sendable, Hashable {
             return response.headers.contentLength == .bytes(0) ? .zeroContentLength : .noBytes
         }
         // Most bodies start with a byte that is not whitespace: only those that do are read through.
-        if treatsWhitespaceAsEmpty, HTTPBytes.isHTTPWhitespace(first),
+        if treatsWhitespaceAsEmpty, HTTPBytes.isHTTPWhitespace(first), whitespaceIsEmpty(),
             response.body.allSatisfy(HTTPBytes.isHTTPWhitespace)
         {
             return .whitespaceOnly

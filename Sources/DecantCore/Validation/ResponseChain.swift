@@ -62,6 +62,11 @@ public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer 
         try serializer.emptyValue(for: response)
     }
 
+    /// The serializer's answer.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool {
+        serializer.countsWhitespaceAsEmpty(for: response)
+    }
+
     /// Whether every stage would hand `response` to the serializer unchanged: each preprocessor and validator says
     /// so (``ResponseStage/passesUnchanged(_:)``), the status is acceptable, the response is not empty and its media
     /// type is acceptable. The one rule for skipping stages: ``serialize(_:)`` then calls the serializer directly,
@@ -71,7 +76,8 @@ public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer 
         // question on the registry's per-call path.
         for index in preprocessors.indices where !preprocessors[index].passesUnchanged(response) { return false }
         guard statusValidation.acceptable.contains(response.status),
-            emptyBodyPolicy.emptinessReason(for: response) == nil
+            emptyBodyPolicy.emptinessReason(
+                for: response, whitespaceIsEmpty: serializer.countsWhitespaceAsEmpty(for: response)) == nil
         else { return false }
         if let mediaTypeValidation, !mediaTypeValidation.passesUnchanged(response) { return false }
         for index in validators.indices where !validators[index].passesUnchanged(response) { return false }
@@ -95,7 +101,9 @@ public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer 
         if let error = statusValidation.error(for: response, serializer: serializer) {
             throw error
         }
-        if let reason = emptyBodyPolicy.emptinessReason(for: response) {
+        if let reason = emptyBodyPolicy.emptinessReason(
+            for: response, whitespaceIsEmpty: serializer.countsWhitespaceAsEmpty(for: response))
+        {
             let allowed: Bool
             switch emptyBodyPolicy.outcome {
             case .emptyValue: allowed = true

@@ -47,6 +47,10 @@ public struct NDJSONSerializer: StreamingResponseSerializer {
     /// `ndjson`.
     public var id: SerializerID { "ndjson" }
 
+    /// `true`: JSON texts allow whitespace around them, and a sequence of none is empty, so a body of only whitespace
+    /// is an empty body.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
+
     /// The framing of a media type: JSON text sequences for `application/json-seq` and `+json-seq`, lines otherwise.
     public static func framing(of mediaType: MediaType?) -> NDJSONRecordDecoder.Framing {
         guard let mediaType else { return .lines }

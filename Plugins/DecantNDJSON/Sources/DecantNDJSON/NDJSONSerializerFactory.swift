@@ -97,6 +97,10 @@ public struct NDJSONResponseDecoder: ResponseDecoder {
 
     /// `ndjson`.
     public var id: SerializerID { "ndjson" }
+
+    /// `true`: JSON texts allow whitespace around them, and a sequence of none is empty, so a body of only whitespace
+    /// is an empty body.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
     /// The serializer's ranges.
     public var mediaRanges: [MediaRange] { serializer.mediaRanges }
 

@@ -54,6 +54,10 @@ public struct ProblemDetailsResponseSerializer: ResponseSerializer {
     /// `problemDetails`.
     public var id: SerializerID { Self.id }
 
+    /// `true`: problem details are JSON or XML, which allow whitespace around their value, so a body of only whitespace
+    /// is an empty body.
+    public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
+
     /// Parses the body as JSON or XML, chosen by ``ProblemDetails/Format/init(mediaType:body:)``, resolving relative
     /// references against the response's URL.
     ///
