@@ -203,6 +203,19 @@ public struct Image: Sendable {
         return image
     }
 
+    /// The bytes this image keeps, as charged to a `DecodingBudget`: its RGBA8 pixels, an APNG's canvas per frame and
+    /// a GIF's palette indices per frame.
+    var keptBytes: Int {
+        frames.reduce(pixels.count) { total, frame in
+            let (bytes, overflow) =
+                format == .gif
+                ? frame.width.multipliedReportingOverflow(by: frame.height)
+                : width.multipliedReportingOverflow(by: height * 4)
+            let (sum, overflow2) = total.addingReportingOverflow(bytes)
+            return overflow || overflow2 ? Int.max : sum
+        }
+    }
+
     /// One frame of an animation: its timing, its disposal, its rectangle, and the full-size canvas after drawing it.
     ///
     /// A frame decoded from a GIF composites its canvas when ``pixels`` is read (see ``Image/frames``); an APNG

@@ -18,7 +18,8 @@ public import DecantCore
 ///
 /// The scale is 2 or 3 when the URL's file name ends in `@2x` or `@3x` (`icon@2x.png`), otherwise
 /// ``ImageDecodingOptions/imageScale``. Limits (``ImageLimits``) are checked from the headers before pixel memory is
-/// allocated.
+/// allocated; ``ImageLimits/maxTotalBytes`` is capped to what the response's `DecodingBudget` has left (the budget a
+/// container such as multipart binds for its parts, or a default one of 768 MiB), and the image kept is charged to it.
 public struct ImageResponseSerializer: ResponseSerializer {
     /// How images are decoded.
     public var options: ImageDecodingOptions
@@ -53,13 +54,32 @@ public struct ImageResponseSerializer: ResponseSerializer {
     ///   `truncatedBody`, `limitExceeded` (a limit of ``ImageDecodingOptions/limits``) or `unsupportedFeature` (a
     ///   format whose decoder is not written yet), carrying this serializer's id, the media type and the response.
     public func serialize(_ response: Response) throws(SerializationError) -> Image {
+        try decode(response) { (options) throws(SerializationError) in
+            try ImageDecoder.decode(response.body, options: options)
+        }
+    }
+
+    /// Runs `decode` with the options for `response` (the URL's scale; ``ImageLimits/maxTotalBytes`` capped to the
+    /// response's ``DecodingBudget``, the bound one or a new default one) and charges the budget for the image kept.
+    private func decode(
+        _ response: Response, _ decode: (ImageDecodingOptions) throws(SerializationError) -> Image
+    ) throws(SerializationError) -> Image {
         var effective = options
         if let scale = ImageDecodingOptions.scale(fromURL: response.url) { effective.imageScale = scale }
+        let budget = DecodingBudget.current ?? DecodingBudget()
+        let cap = budget.capping(effective.limits.maxTotalBytes)
+        effective.limits.maxTotalBytes = cap.limit
         do {
-            var image = try ImageDecoder.decode(response.body, options: effective)
+            var image = try decode(effective)
             image.scale = effective.imageScale
+            try budget.charge(image.keptBytes, for: "the \(image.format) image of \(image.width)×\(image.height)")
             return image
         } catch {
+            var error = error
+            // The decoders name `maxTotalBytes` when they refuse memory: when the budget set that limit, say so.
+            if cap.budgetBinds, error.code == .limitExceeded, error.message.contains("maxTotalBytes") {
+                error = budget.exceededError(needing: Int.max, for: "the image")
+            }
             throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
@@ -86,14 +106,8 @@ public struct ImageResponseSerializer: ResponseSerializer {
     ///
     /// - Throws: As ``serialize(_:)``; `storage` keeps its memory when decoding fails.
     public func serialize(_ response: Response, reusing storage: inout [UInt8]) throws(SerializationError) -> Image {
-        var effective = options
-        if let scale = ImageDecodingOptions.scale(fromURL: response.url) { effective.imageScale = scale }
-        do {
-            var image = try ImageDecoder.decode(response.body, options: effective, reusing: &storage)
-            image.scale = effective.imageScale
-            return image
-        } catch {
-            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
+        try decode(response) { (options) throws(SerializationError) in
+            try ImageDecoder.decode(response.body, options: options, reusing: &storage)
         }
     }
 }

@@ -40,10 +40,24 @@ public struct XMLDocumentResponseSerializer: ResponseSerializer {
     ///
     /// - Throws: `SerializationError` from the parser (`invalidBody` with the offset, `limitExceeded`,
     ///   `invalidEncoding`, ...), filled with the response.
+    ///
+    /// ``XMLParsingOptions/maxOutputBytes`` is capped to what the response's `DecodingBudget` has left (the budget a
+    /// container such as multipart binds for its parts, or a default one), and the tree kept is charged to it.
     public func serialize(_ response: Response) throws(SerializationError) -> XMLTree {
+        var effective = options
+        let budget = DecodingBudget.current ?? DecodingBudget()
+        let cap = budget.capping(effective.maxOutputBytes)
+        effective.maxOutputBytes = cap.limit
         do {
-            return try XMLTree(parsing: response.body, mediaType: response.contentType, options: options)
+            let tree = try XMLTree(parsing: response.body, mediaType: response.contentType, options: effective)
+            try budget.charge(tree.keptBytes, for: "an XML tree of \(tree.nodeCount) nodes")
+            return tree
         } catch {
+            var error = error
+            // The parser names `maxOutputBytes` when the output outgrows it: when the budget set it, say so.
+            if cap.budgetBinds, error.code == .limitExceeded, error.message.contains("maxOutputBytes") {
+                error = budget.exceededError(needing: Int.max, for: "the XML document")
+            }
             throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }

@@ -47,6 +47,15 @@ public struct XMLTree: Sendable {
     /// The number of nodes in the document (elements, text, CDATA sections, comments and processing instructions,
     /// including those around the root).
     public var nodeCount: Int { storage.count }
+
+    /// The bytes the tree keeps, as charged to a `DecodingBudget`: its slots, text, names and attribute tables.
+    var keptBytes: Int {
+        let arena = storage.arena
+        return arena.slots.count * MemoryLayout<Slot>.stride + arena.text.count
+            + arena.names.count * MemoryLayout<XMLName>.stride + arena.extras.count * MemoryLayout<Extra>.stride
+            + arena.attributes.count * MemoryLayout<AttributeEntry>.stride
+            + arena.namespaces.count * MemoryLayout<NamespaceEntry>.stride
+    }
 }
 
 extension XMLTree {

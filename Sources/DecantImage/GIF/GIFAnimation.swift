@@ -1,3 +1,5 @@
+import DecantCore
+
 /// The frames of a decoded animated GIF as stored (each frame's palette indices), shared by the ``Image/Frame``s made
 /// from them, and the canvases composited from them on demand (GIF89a §23, disposal methods).
 ///

@@ -13,6 +13,11 @@ public import DecantCore
 /// explicitly (``partRegistry``); nested `multipart/*` parts are parsed by this serializer itself, up to
 /// ``MultipartParsingOptions/maxDepth``.
 ///
+/// Every part is decoded under one `DecodingBudget` (the one the caller bound with `DecodingBudget.withBudget`, or a
+/// new one of `DecodingBudget.defaultMaxBytes`): each part's own limits bound that part, and the budget bounds what
+/// all of them keep together (images, XML trees, transfer-decoded bytes). A part that the spent budget refuses fails
+/// the whole body with `limitExceeded`.
+///
 /// Framing errors (no boundary parameter, no delimiter, no close delimiter) fail the whole body with
 /// `SerializationError.Code.invalidBody` and the byte offset; limits fail it with `limitExceeded`. A part its
 /// serializer rejects keeps the error in ``MultipartPart/error`` and the body still succeeds, unless
@@ -64,8 +69,13 @@ public struct MultipartResponseSerializer: ResponseSerializer {
     public func serialize(_ response: Response) throws -> MultipartBody {
         let mediaType = response.contentType ?? MediaType(type: "multipart", subtype: "mixed")
         var partCount = 0
+        // One budget for every part: the one bound by the caller, or a new default one.
+        let budget = DecodingBudget.current ?? DecodingBudget()
         do {
-            return try parse(response.body, mediaType: mediaType, base: 0, depth: 1, partCount: &partCount)
+            return try DecodingBudget.withBudget(budget) { () throws(SerializationError) in
+                try parse(
+                    response.body, mediaType: mediaType, base: 0, depth: 1, partCount: &partCount, budget: budget)
+            }
         } catch {
             throw error.filling(response: response, mediaType: mediaType, serializerID: id)
         }
@@ -73,7 +83,7 @@ public struct MultipartResponseSerializer: ResponseSerializer {
 
     /// Parses `data` (the whole body, or a nested part's body at offset `base` of the response body).
     func parse(
-        _ data: Data, mediaType: MediaType, base: Int, depth: Int, partCount: inout Int
+        _ data: Data, mediaType: MediaType, base: Int, depth: Int, partCount: inout Int, budget: DecodingBudget
     ) throws(SerializationError) -> MultipartBody {
         let boundary = try Self.boundary(of: mediaType, offset: base)
         let dashBoundary = Array("--\(boundary)".utf8)
@@ -133,7 +143,14 @@ public struct MultipartResponseSerializer: ResponseSerializer {
                         + "(RFC 9110 §14.6) such as 'bytes 0-499/1234', but it has \(found).",
                     mediaType: contentType, serializerID: id, offset: 0)
             } else {
-                try decode(&part, label: label, depth: depth, partCount: &partCount)
+                try decode(&part, label: label, depth: depth, partCount: &partCount, budget: budget)
+            }
+            // The response's budget is spent: the parts after this one cannot be kept either, so the body fails
+            // (with this part's refusal) rather than returning a body whose later parts all failed the same way.
+            if budget.isExhausted, let error = part.error, error.code == .limitExceeded {
+                throw SerializationError(
+                    code: error.code, message: error.message, mediaType: mediaType, serializerID: id,
+                    offset: part.bodyOffset, underlying: error)
             }
             if options.failsOnPartError, let error = part.error {
                 throw SerializationError(
@@ -150,7 +167,7 @@ public struct MultipartResponseSerializer: ResponseSerializer {
     /// Undoes the part's transfer encoding and decodes its value: nested multipart bodies here, everything else
     /// through ``partRegistry``. Part failures are stored in the part; limits are thrown.
     private func decode(
-        _ part: inout MultipartPart, label: String, depth: Int, partCount: inout Int
+        _ part: inout MultipartPart, label: String, depth: Int, partCount: inout Int, budget: DecodingBudget
     ) throws(SerializationError) {
         let encoding = part.headers.firstValue(for: "Content-Transfer-Encoding")?
             .trimmingCharacters(in: .whitespaces).lowercased()
@@ -165,8 +182,10 @@ public struct MultipartResponseSerializer: ResponseSerializer {
                     serializerID: id, offset: error.offset)
                 return
             }
+            try budget.charge(part.body.count, for: label + "the part's base64-decoded bytes")
         case "quoted-printable":
             part.body = TransferEncoding.quotedPrintable(part.body)
+            try budget.charge(part.body.count, for: label + "the part's quoted-printable-decoded bytes")
         case let other?:
             part.error = SerializationError(
                 code: .unsupportedFeature,
@@ -187,7 +206,7 @@ public struct MultipartResponseSerializer: ResponseSerializer {
             do {
                 part.value = try parse(
                     part.body, mediaType: part.contentType, base: part.bodyOffset,
-                    depth: depth + 1, partCount: &partCount)
+                    depth: depth + 1, partCount: &partCount, budget: budget)
                 part.serializerID = id
             } catch  where error.code == .limitExceeded {
                 throw error

@@ -10,12 +10,13 @@
     import WinSDK
 #endif
 
-/// A value behind a mutual-exclusion lock, for state shared between threads (``GIFAnimation``'s canvas cache).
+/// A value behind a mutual-exclusion lock, for state shared between threads (a ``DecodingBudget``'s count, the GIF
+/// animation's canvas cache in DecantImage).
 ///
-/// Synchronization's `Mutex` would do, but it needs macOS 15 / iOS 18 and the package declares no minimum platforms;
-/// `NSLock` needs full Foundation, which DecantImage does not import. So this wraps the platform lock: a pthread
-/// mutex (SRW lock on Windows), allocated once so that its address never moves.
-final class Locked<State: Sendable>: @unchecked Sendable {
+/// Synchronization's `Mutex` would do, but it needs macOS 15 / iOS 18; `NSLock` needs full Foundation, which the
+/// core and the format modules do not import. So this wraps the platform lock: a pthread mutex (SRW lock on
+/// Windows), allocated once so that its address never moves. Package API: the modules of this package share it.
+package final class Locked<State: Sendable>: @unchecked Sendable {
     // @unchecked: `state` is only read or written inside `withLock`, with `lock` held.
     #if os(Windows)
         private let lock = UnsafeMutablePointer<SRWLOCK>.allocate(capacity: 1)
@@ -24,7 +25,7 @@ final class Locked<State: Sendable>: @unchecked Sendable {
     #endif
     private var state: State
 
-    init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
         #if os(Windows)
             InitializeSRWLock(lock)
@@ -44,7 +45,7 @@ final class Locked<State: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` on the state with the lock held; `body` must not call `withLock` on the same value.
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         #if os(Windows)
             AcquireSRWLockExclusive(lock)
             defer { ReleaseSRWLockExclusive(lock) }

@@ -1,0 +1,98 @@
+/// One allowance of decoded bytes shared by everything decoded from one response: the parts of a multipart body, the
+/// frames of an animation, the trees of XML parts. Each format's own limits bound one value; the budget bounds
+/// their sum, so that a container cannot multiply them (200 parts that each decode to a 64 MB image would otherwise
+/// keep 12.8 GB).
+///
+/// A budget is shared by binding it for the work it covers: everything decoded inside
+/// ``withBudget(_:_:)`` charges the same one (``current``). A container such as the multipart serializer binds one
+/// around its parts; a serializer that decodes large values (images, XML trees) caps its own byte limits to
+/// ``remainingBytes`` before it allocates and charges what it kept afterwards. Where no budget is bound, such a
+/// serializer makes its own with the defaults, so one value alone is bounded the same way.
+///
+/// ```swift
+/// let budget = DecodingBudget(maxBytes: 256 << 20)
+/// let body = try DecodingBudget.withBudget(budget) {
+///     try registry.serialize(response)
+/// }
+/// print(budget.usedBytes)
+/// ```
+///
+/// Exceeding it throws ``SerializationError/Code/limitExceeded`` naming ``maxBytes``. Thread-safe: parts decoded on
+/// several threads may charge one budget.
+public final class DecodingBudget: Sendable {
+    /// The default of ``maxBytes``: 768 MiB, enough for one 100-megapixel JPEG (its coefficients and RGBA8 pixels)
+    /// while keeping a whole response's decoded values under 1 GiB.
+    public static let defaultMaxBytes = 768 << 20
+
+    /// The most bytes the values decoded under this budget may keep in all (pixels, text, tree storage), and the
+    /// most any one decoder may allocate while it works.
+    public let maxBytes: Int
+    /// The bytes charged, and whether a charge was refused.
+    private let state: Locked<(used: Int, exhausted: Bool)>
+
+    /// Creates a budget of `maxBytes` (at least 0).
+    public init(maxBytes: Int = DecodingBudget.defaultMaxBytes) {
+        self.maxBytes = max(0, maxBytes)
+        state = Locked((0, false))
+    }
+
+    /// The budget bound to the current task or thread by ``withBudget(_:_:)``, or `nil` outside one.
+    @TaskLocal public static var current: DecodingBudget?
+
+    /// Runs `body` with `budget` as ``current``: every value decoded inside charges it.
+    public static func withBudget<Value, Failure: Error>(
+        _ budget: DecodingBudget, _ body: () throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        try $current.withValue(budget) { Result { () throws(Failure) in try body() } }.get()
+    }
+
+    /// The bytes charged so far.
+    public var usedBytes: Int { state.withLock { $0.used } }
+
+    /// The bytes still allowed: ``maxBytes`` minus ``usedBytes``; 0 once a charge was refused.
+    public var remainingBytes: Int { state.withLock { $0.exhausted ? 0 : maxBytes - $0.used } }
+
+    /// Whether a charge was refused: the values decoded under this budget did not fit.
+    public var isExhausted: Bool { state.withLock { $0.exhausted } }
+
+    /// Charges `bytes` kept by a decoded value.
+    ///
+    /// - Parameters:
+    ///   - bytes: The bytes kept (a negative count is treated as 0).
+    ///   - what: What keeps them, for the message ("the image of part 3").
+    /// - Throws: ``SerializationError/Code/limitExceeded`` when the charge would exceed ``maxBytes``; the budget then
+    ///   counts as exhausted (``isExhausted``) and refuses every later charge.
+    public func charge(_ bytes: Int, for what: @autoclosure () -> String) throws(SerializationError) {
+        let bytes = max(0, bytes)
+        let (total, fits) = state.withLock { state -> (Int, Bool) in
+            let (sum, overflow) = state.used.addingReportingOverflow(bytes)
+            let total = overflow ? Int.max : sum
+            guard !state.exhausted, total <= maxBytes else {
+                state.exhausted = true
+                return (total, false)
+            }
+            state.used = total
+            return (total, true)
+        }
+        guard !fits else { return }
+        throw exceededError(needing: total, for: what())
+    }
+
+    /// The error for a value that needs `bytes` in all under this budget.
+    public func exceededError(needing bytes: Int, for what: String) -> SerializationError {
+        let needed = bytes == Int.max ? "more" : "\(bytes) bytes"
+        return SerializationError(
+            code: .limitExceeded,
+            message: "Decoding \(what) would keep \(needed) in all, past the response's decoding budget of "
+                + "\(maxBytes) bytes (DecodingBudget.maxBytes), which every value decoded from one response shares "
+                + "(multipart parts, animation frames). Raise it with a larger DecodingBudget if the response is "
+                + "trusted.")
+    }
+
+    /// A decoder's own byte limit `limit` capped to what this budget has left, and whether the budget is the one
+    /// that binds (so that a refusal can name the budget rather than the decoder's option).
+    public func capping(_ limit: Int) -> (limit: Int, budgetBinds: Bool) {
+        let remaining = remainingBytes
+        return remaining < limit ? (remaining, true) : (limit, false)
+    }
+}
