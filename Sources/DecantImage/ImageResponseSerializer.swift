@@ -78,7 +78,7 @@ public struct ImageResponseSerializer: ResponseSerializer {
             var error = error
             // The decoders name `maxTotalBytes` when they refuse memory: when the budget set that limit, say so.
             if cap.budgetBinds, error.code == .limitExceeded, error.message.contains("maxTotalBytes") {
-                error = budget.exceededError(needing: Int.max, for: "the image")
+                error = budget.refusal(for: "the image")
             }
             throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }

@@ -179,12 +179,77 @@ struct XMLPropertyListParser {
         }
     }
 
+    /// Checks the XML declaration (XML 1.0 §2.8, `XMLDecl`) when the text starts with one: `version` first, then
+    /// optionally `encoding` and `standalone`, each `name="value"` or `name='value'`, as expat (and so Python's
+    /// `plistlib`) requires. A misspelt or misplaced pseudo-attribute is an error, not a processing instruction.
+    private mutating func readXMLDeclaration() throws(SerializationError) {
+        guard starts(with: "<?xml"), position + 5 < text.count,
+            Self.isSpace(text[position + 5]) || text[position + 5] == UInt8(ascii: "?")
+        else { return }
+        let start = position
+        position += 5
+        var expected: [(name: StaticString, required: Bool)] = [
+            ("version", true), ("encoding", false),
+            ("standalone", false),
+        ]
+        while true {
+            let hadSpace = position < text.count && Self.isSpace(text[position])
+            skipSpace()
+            if starts(with: "?>") {
+                if let missing = expected.first(where: \.required) {
+                    throw error("the XML declaration has no '\(missing.name)'", at: start)
+                }
+                position += 2
+                return
+            }
+            guard hadSpace, let index = expected.firstIndex(where: { starts(with: $0.name) }) else {
+                // What may come here: the pseudo-attributes left, up to the first required one (`version`).
+                let next = expected.firstIndex(where: \.required).map { expected[...$0] } ?? expected[...]
+                let allowed = next.map { "'\($0.name)'" } + (next.contains(where: \.required) ? [] : ["'?>'"])
+                throw error(
+                    "the XML declaration is not well-formed: expected " + allowed.joined(separator: " or ")
+                        + " (XML 1.0 §2.8)", at: position)
+            }
+            let name = expected[index].name
+            if let missing = expected[..<index].first(where: \.required) {
+                throw error("the XML declaration has '\(name)' before '\(missing.name)'", at: position)
+            }
+            position += name.utf8CodeUnitCount
+            skipSpace()
+            guard position < text.count, text[position] == UInt8(ascii: "=") else {
+                throw error("the XML declaration's '\(name)' has no '='", at: position)
+            }
+            position += 1
+            skipSpace()
+            guard position < text.count, text[position] == UInt8(ascii: "\"") || text[position] == UInt8(ascii: "'")
+            else {
+                throw error("the XML declaration's '\(name)' value is not quoted", at: position)
+            }
+            let quote = text[position]
+            let valueStart = position + 1
+            position = valueStart
+            while position < text.count, text[position] != quote {
+                guard text[position] >= 0x20 else { throw error("the XML declaration holds a control character") }
+                position += 1
+            }
+            guard position < text.count else { throw error("the XML declaration is not closed", at: start) }
+            position += 1
+            expected.removeSubrange(...index)
+        }
+    }
+
     private mutating func skipDoctype() throws(SerializationError) {
         let start = position
         position += 9
         var quote: UInt8? = nil
         while position < text.count {
             let byte = text[position]
+            // XML 1.0 §2.2: no control character other than tab, line feed and carriage return anywhere.
+            if byte < 0x20, !Self.isSpace(byte) {
+                throw error(
+                    "the DOCTYPE holds the control character 0x\(String(byte, radix: 16, uppercase: true)), which XML "
+                        + "does not allow (XML 1.0 §2.2)")
+            }
             if let open = quote {
                 if byte == open { quote = nil }
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
@@ -366,6 +431,7 @@ struct XMLPropertyListParser {
     }
 
     mutating func parse() throws(SerializationError) -> PropertyListValue {
+        try readXMLDeclaration()
         try skipMisc()
         if starts(with: "<!DOCTYPE") {
             try skipDoctype()

@@ -56,7 +56,7 @@ public struct XMLDocumentResponseSerializer: ResponseSerializer {
             var error = error
             // The parser names `maxOutputBytes` when the output outgrows it: when the budget set it, say so.
             if cap.budgetBinds, error.code == .limitExceeded, error.message.contains("maxOutputBytes") {
-                error = budget.exceededError(needing: Int.max, for: "the XML document")
+                error = budget.refusal(for: "the XML document")
             }
             throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }

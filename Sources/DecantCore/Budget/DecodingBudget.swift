@@ -24,16 +24,26 @@ public final class DecodingBudget: Sendable {
     /// while keeping a whole response's decoded values under 1 GiB.
     public static let defaultMaxBytes = 768 << 20
 
+    /// The default of ``maxExpansionBytes``: 10,000,000, the XML parser's own default for one document.
+    public static let defaultMaxExpansionBytes = 10_000_000
+
     /// The most bytes the values decoded under this budget may keep in all (pixels, text, tree storage), and the
     /// most any one decoder may allocate while it works.
     public let maxBytes: Int
-    /// The bytes charged, and whether a charge was refused.
-    private let state: Locked<(used: Int, exhausted: Bool)>
+    /// The most bytes of replacement text that expanding references (XML entities, attribute defaults) may produce
+    /// in all, over every document decoded under this budget: work that a few input bytes can multiply.
+    public let maxExpansionBytes: Int
+    /// The bytes charged, the expansion charged, and whether a charge was refused.
+    private let state: Locked<(used: Int, expanded: Int, exhausted: Bool)>
 
-    /// Creates a budget of `maxBytes` (at least 0).
-    public init(maxBytes: Int = DecodingBudget.defaultMaxBytes) {
+    /// Creates a budget of `maxBytes` kept and `maxExpansionBytes` expanded (each at least 0).
+    public init(
+        maxBytes: Int = DecodingBudget.defaultMaxBytes,
+        maxExpansionBytes: Int = DecodingBudget.defaultMaxExpansionBytes
+    ) {
         self.maxBytes = max(0, maxBytes)
-        state = Locked((0, false))
+        self.maxExpansionBytes = max(0, maxExpansionBytes)
+        state = Locked((0, 0, false))
     }
 
     /// The budget bound to the current task or thread by ``withBudget(_:_:)``, or `nil` outside one.
@@ -52,6 +62,14 @@ public final class DecodingBudget: Sendable {
     /// The bytes still allowed: ``maxBytes`` minus ``usedBytes``; 0 once a charge was refused.
     public var remainingBytes: Int { state.withLock { $0.exhausted ? 0 : maxBytes - $0.used } }
 
+    /// The expansion charged so far (see ``maxExpansionBytes``).
+    public var expandedBytes: Int { state.withLock { $0.expanded } }
+
+    /// The expansion still allowed: ``maxExpansionBytes`` minus ``expandedBytes``; 0 once a charge was refused.
+    public var remainingExpansionBytes: Int {
+        state.withLock { $0.exhausted ? 0 : maxExpansionBytes - $0.expanded }
+    }
+
     /// Whether a charge was refused: the values decoded under this budget did not fit.
     public var isExhausted: Bool { state.withLock { $0.exhausted } }
 
@@ -65,8 +83,7 @@ public final class DecodingBudget: Sendable {
     public func charge(_ bytes: Int, for what: @autoclosure () -> String) throws(SerializationError) {
         let bytes = max(0, bytes)
         let (total, fits) = state.withLock { state -> (Int, Bool) in
-            let (sum, overflow) = state.used.addingReportingOverflow(bytes)
-            let total = overflow ? Int.max : sum
+            let total = Self.saturatingSum(state.used, bytes)
             guard !state.exhausted, total <= maxBytes else {
                 state.exhausted = true
                 return (total, false)
@@ -75,24 +92,65 @@ public final class DecodingBudget: Sendable {
             return (total, true)
         }
         guard !fits else { return }
-        throw exceededError(needing: total, for: what())
+        throw refusal(needing: total, for: what())
     }
 
-    /// The error for a value that needs `bytes` in all under this budget.
-    public func exceededError(needing bytes: Int, for what: String) -> SerializationError {
+    /// Charges `bytes` of replacement text produced by expanding references (see ``maxExpansionBytes``).
+    ///
+    /// - Throws: ``SerializationError/Code/limitExceeded`` when the charge would exceed ``maxExpansionBytes``; the
+    ///   budget then counts as exhausted.
+    public func chargeExpansion(_ bytes: Int, for what: @autoclosure () -> String) throws(SerializationError) {
+        let bytes = max(0, bytes)
+        let (total, fits) = state.withLock { state -> (Int, Bool) in
+            let total = Self.saturatingSum(state.expanded, bytes)
+            guard !state.exhausted, total <= maxExpansionBytes else {
+                state.exhausted = true
+                return (total, false)
+            }
+            state.expanded = total
+            return (total, true)
+        }
+        guard !fits else { return }
+        throw refusal(needing: total, for: what(), expansion: true)
+    }
+
+    /// Marks the budget exhausted and returns the error that says so: for a decoder that refused work because a
+    /// limit capped to this budget (``capping(_:)``, ``cappingExpansion(_:)``) would be exceeded.
+    ///
+    /// - Parameters:
+    ///   - bytes: What the value needs in all, when known (`Int.max` when not).
+    ///   - what: What was being decoded ("the image of part 3").
+    ///   - expansion: Whether the expansion allowance (``maxExpansionBytes``) was exceeded, not ``maxBytes``.
+    public func refusal(needing bytes: Int = Int.max, for what: String, expansion: Bool = false) -> SerializationError {
+        state.withLock { $0.exhausted = true }
         let needed = bytes == Int.max ? "more" : "\(bytes) bytes"
+        let (verb, limit, option) =
+            expansion
+            ? ("expand", maxExpansionBytes, "maxExpansionBytes") : ("keep", maxBytes, "maxBytes")
         return SerializationError(
             code: .limitExceeded,
-            message: "Decoding \(what) would keep \(needed) in all, past the response's decoding budget of "
-                + "\(maxBytes) bytes (DecodingBudget.maxBytes), which every value decoded from one response shares "
+            message: "Decoding \(what) would \(verb) \(needed) in all, past the response's decoding budget of "
+                + "\(limit) bytes (DecodingBudget.\(option)), which every value decoded from one response shares "
                 + "(multipart parts, animation frames). Raise it with a larger DecodingBudget if the response is "
                 + "trusted.")
+    }
+
+    private static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? Int.max : sum
     }
 
     /// A decoder's own byte limit `limit` capped to what this budget has left, and whether the budget is the one
     /// that binds (so that a refusal can name the budget rather than the decoder's option).
     public func capping(_ limit: Int) -> (limit: Int, budgetBinds: Bool) {
         let remaining = remainingBytes
+        return remaining < limit ? (remaining, true) : (limit, false)
+    }
+
+    /// A decoder's own expansion limit `limit` capped to the expansion this budget has left, and whether the budget
+    /// is the one that binds.
+    public func cappingExpansion(_ limit: Int) -> (limit: Int, budgetBinds: Bool) {
+        let remaining = remainingExpansionBytes
         return remaining < limit ? (remaining, true) : (limit, false)
     }
 }

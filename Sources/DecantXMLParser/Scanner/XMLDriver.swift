@@ -82,7 +82,11 @@ enum XMLDriver {
             var scanner = XMLScanner(
                 sink: sink, options: options, base: base, start: min(start, buffer.count), end: buffer.count,
                 bodySize: bodySize, encodingCheck: check)
-            defer { scanner.releaseInputs() }
+            defer {
+                scanner.releaseInputs()
+                // The expansion this document read counts against the response's budget, which capped it.
+                try? scanner.responseBudget?.chargeExpansion(scanner.expandedBytes, for: "the XML document")
+            }
             do {
                 try scanner.parseDocument()
                 sink = scanner.sink

@@ -1,3 +1,5 @@
+import DecantCore
+
 /// The XML 1.0 (Fifth Edition) + Namespaces scanner: a non-validating processor over UTF-8 bytes.
 ///
 /// It reads from one input at a time: the document, or the replacement text of an internal entity being expanded
@@ -117,6 +119,10 @@ struct XMLScanner<Sink: XMLEventSink> {
     var standalone: Bool?
     var expandedBytes = 0
     let expansionBudget: Int
+    /// The response's budget the expansion is charged to (``DecodingBudget/current`` when the scan starts), and
+    /// whether what it has left is smaller than this document's own expansion limit.
+    let responseBudget: DecodingBudget?
+    let responseBudgetBinds: Bool
     /// The nodes and bytes reported so far (see ``emit(_:at:)``), and their budgets.
     var nodeCount = 0
     let nodeBudget: Int
@@ -139,7 +145,12 @@ struct XMLScanner<Sink: XMLEventSink> {
         self.mainBase = base
         self.mainEnd = end
         self.tracker = XMLPositionTracker(start: start)
-        self.expansionBudget = options.entityExpansionBudget(bodySize: bodySize)
+        let ownExpansion = options.entityExpansionBudget(bodySize: bodySize)
+        let responseBudget = DecodingBudget.current
+        let capped = responseBudget?.cappingExpansion(ownExpansion) ?? (limit: ownExpansion, budgetBinds: false)
+        self.responseBudget = responseBudget
+        self.responseBudgetBinds = capped.budgetBinds
+        self.expansionBudget = capped.limit
         self.nodeBudget = options.nodeBudget(bodySize: bodySize)
         self.outputBudget = options.outputBudget(bodySize: bodySize)
         self.encodingCheck = encodingCheck
@@ -211,6 +222,12 @@ struct XMLScanner<Sink: XMLEventSink> {
     mutating func countExpansion(_ count: Int, _ what: @autoclosure () -> String) throws {
         expandedBytes += count
         guard expandedBytes <= expansionBudget else {
+            if responseBudgetBinds, let responseBudget {
+                let refusal = responseBudget.refusal(for: "the XML document", expansion: true)
+                throw XMLFailure(
+                    kind: .limitExceeded, reason: "\(what()) goes past the response's budget: " + refusal.message,
+                    offset: mainOffset, limitName: "DecodingBudget.maxExpansionBytes")
+            }
             let byBytes = options.maxEntityExpansionBytes <= expansionBudget
             let option = byBytes ? "maxEntityExpansionBytes" : "maxEntityExpansionRatio"
             let detail =
