@@ -45,6 +45,28 @@ import Testing
         #expect(throws: SerializationError.self) { try budget.charge(1, for: "one byte") }
     }
 
+    @Test func expansionHasItsOwnAllowance() throws {
+        let budget = DecodingBudget(maxBytes: 10, maxExpansionBytes: 1000)
+        try budget.chargeExpansion(600, for: "a document")
+        try budget.charge(10, for: "its tree")
+        #expect(budget.expandedBytes == 600)
+        #expect(budget.remainingExpansionBytes == 400)
+        #expect(budget.cappingExpansion(500) == (limit: 400, budgetBinds: true))
+        let error = #expect(throws: SerializationError.self) { try budget.chargeExpansion(401, for: "a second one") }
+        #expect(error?.message.contains("DecodingBudget.maxExpansionBytes") == true)
+        #expect(budget.isExhausted)
+        #expect(budget.remainingExpansionBytes == 0)
+    }
+
+    @Test func aRefusalMarksTheBudgetExhausted() {
+        let budget = DecodingBudget(maxBytes: 100)
+        let error = budget.refusal(for: "an image")
+        #expect(error.code == .limitExceeded)
+        #expect(error.message.contains("an image"))
+        #expect(budget.isExhausted)
+        #expect(budget.remainingBytes == 0)
+    }
+
     @Test func cappingNamesTheBindingLimit() throws {
         let budget = DecodingBudget(maxBytes: 1000)
         try budget.charge(700, for: "a")

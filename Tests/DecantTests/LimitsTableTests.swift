@@ -126,6 +126,15 @@ import Testing
         "ImageLimits.maxPixels": { image(gif(width: 4, height: 4)) { $0.maxPixels = 15 } },
         "ImageLimits.maxFrames": { image(gif(width: 1, height: 1, frames: 3)) { $0.maxFrames = 2 } },
         "ImageLimits.maxTotalBytes": { image(gif(width: 4, height: 4)) { $0.maxTotalBytes = 63 } },
+        // A 4×4 GIF keeps 64 bytes of RGBA: over a budget of 63, which caps maxTotalBytes.
+        "DecodingBudget.maxBytes": {
+            DecodingBudget.withBudget(DecodingBudget(maxBytes: 63)) { image(gif(width: 4, height: 4)) { _ in } }
+        },
+        "DecodingBudget.maxExpansionBytes": {
+            DecodingBudget.withBudget(DecodingBudget(maxExpansionBytes: 10)) {
+                xml("<!DOCTYPE a [<!ENTITY e '0123456789abc'>]><a>&e;</a>") { _ in }
+            }
+        },
         // A 10000×10000 screen from 35 bytes: 100 million pixels, over the 16,777,216 the ratio always allows.
         "ImageLimits.maxPixelsPerByte": { image(gif(width: 10_000, height: 10_000)) { _ in } },
         "BodySizeLimit.maxBytes": {

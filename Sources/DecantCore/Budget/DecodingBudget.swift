@@ -131,8 +131,8 @@ public final class DecodingBudget: Sendable {
             code: .limitExceeded,
             message: "Decoding \(what) would \(verb) \(needed) in all, past the response's decoding budget of "
                 + "\(limit) bytes (DecodingBudget.\(option)), which every value decoded from one response shares "
-                + "(multipart parts, animation frames). Raise it with a larger DecodingBudget if the response is "
-                + "trusted.")
+                + "(multipart parts, animation frames). If the response is trusted, decode it inside "
+                + "DecodingBudget.withBudget with a larger budget.")
     }
 
     private static func saturatingSum(_ a: Int, _ b: Int) -> Int {

@@ -65,6 +65,22 @@ import Testing
         #expect(error?.message.contains("DecodingBudget") == true)
     }
 
+    /// Entity expansion is work a few bytes multiply: every XML part's expansion counts against one allowance.
+    @Test func entityExpansionIsSharedByEveryXMLPart() throws {
+        let chunk = String(repeating: "y", count: 1000)
+        let xml = "<!DOCTYPE a [<!ENTITY e \"\(chunk)\">]><a>\(String(repeating: "&e;", count: 100))</a>"
+        let body = Self.body(parts: 10, contentType: "application/xml", content: Data(xml.utf8))
+        let roomy = DecodingBudget(maxExpansionBytes: 2_000_000)
+        #expect(try Self.serialize(body, under: roomy).parts.count == 10)
+        #expect(roomy.expandedBytes == 10 * 100_000)
+        // 450,000 bytes of expansion cover four parts; the fifth stops inside its document and fails the body.
+        let tight = DecodingBudget(maxExpansionBytes: 450_000)
+        let error = #expect(throws: SerializationError.self) { try Self.serialize(body, under: tight) }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.message.contains("DecodingBudget.maxExpansionBytes") == true)
+        #expect(error?.message.contains("Part 5") == true)
+    }
+
     /// Transfer-decoded bytes are materialized, so they are charged too.
     @Test func base64PartsAreCharged() throws {
         let content = Data(Data(repeating: 0x41, count: 30_000).base64EncodedString().utf8)
