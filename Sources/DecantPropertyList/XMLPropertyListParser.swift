@@ -238,18 +238,21 @@ struct XMLPropertyListParser {
         }
     }
 
+    /// XML 1.0 §2.2: no control character other than tab, line feed and carriage return, in the DOCTYPE as anywhere.
+    private func checkDoctypeCharacter(_ byte: UInt8) throws(SerializationError) {
+        guard byte < 0x20, !Self.isSpace(byte) else { return }
+        throw error(
+            "the DOCTYPE holds the control character 0x\(String(byte, radix: 16, uppercase: true)), which XML does "
+                + "not allow (XML 1.0 §2.2)")
+    }
+
     private mutating func skipDoctype() throws(SerializationError) {
         let start = position
         position += 9
         var quote: UInt8? = nil
         while position < text.count {
             let byte = text[position]
-            // XML 1.0 §2.2: no control character other than tab, line feed and carriage return anywhere.
-            if byte < 0x20, !Self.isSpace(byte) {
-                throw error(
-                    "the DOCTYPE holds the control character 0x\(String(byte, radix: 16, uppercase: true)), which XML "
-                        + "does not allow (XML 1.0 §2.2)")
-            }
+            try checkDoctypeCharacter(byte)
             if let open = quote {
                 if byte == open { quote = nil }
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
@@ -257,6 +260,7 @@ struct XMLPropertyListParser {
             } else if byte == UInt8(ascii: "[") {
                 let subsetStart = position
                 while position < text.count, text[position] != UInt8(ascii: "]") {
+                    try checkDoctypeCharacter(text[position])
                     if starts(with: "<!ENTITY") {
                         throw error(
                             "the DOCTYPE declares entities, which Decant never expands (entity expansion attacks "

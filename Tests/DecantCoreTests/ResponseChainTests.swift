@@ -55,6 +55,21 @@ import Testing
         }
     }
 
+    /// Whitespace is emptiness only for a format that says so: otherwise the body reaches the serializer (which here
+    /// rejects the space as not a digit), whatever the policy's outcome.
+    @Test(arguments: [EmptyBodyPolicy.Outcome.emptyValue, .emptyValueOnlyForNoContent, .error])
+    func whitespaceReachesAFormatThatDoesNotCountItAsEmpty(outcome: EmptyBodyPolicy.Outcome) {
+        var serializer = IntegerSerializer()
+        serializer.whitespaceIsEmpty = false
+        var chain = ResponseChain(serializer)
+        chain.emptyBodyPolicy.outcome = outcome
+        let error = #expect(throws: SerializationError.self) {
+            try chain.serialize(.make(200, type: "text/x-integer", body: " \r\n"))
+        }
+        #expect(error?.code == .invalidBody)
+        #expect(error?.message.contains("not a decimal digit") == true)
+    }
+
     @Test func notModifiedIsAStatusErrorUnlessAccepted() {
         let chain = ResponseChain(IntegerSerializer())
         let error = #expect(throws: SerializationError.self) { try chain.serialize(.make(304)) }

@@ -58,16 +58,16 @@ import Testing
         let frames = 15
         let row = [UInt8](repeating: 0, count: 1 + side * 4)
         let idat = PNGBuilder.chunk("IDAT", PNGBuilder.storedZlib(Array(repeating: row, count: side).flatMap { $0 }))
-        var chunks: [[UInt8]] = [APNGTests.acTL(frames: UInt32(frames)), APNGTests.fcTL(0, width: 300, height: 300)]
+        var chunks: [[UInt8]] = [APNGBuilder.acTL(frames: UInt32(frames)), APNGBuilder.fcTL(0, width: 300, height: 300)]
         chunks.append(idat)
         var sequence: UInt32 = 1
         let frameData = Array(repeating: row, count: side).flatMap { $0 }
         for _ in 1..<frames {
-            chunks.append(APNGTests.fcTL(sequence, width: 300, height: 300))
-            chunks.append(APNGTests.fdAT(sequence + 1, PNGBuilder.storedZlib(frameData)))
+            chunks.append(APNGBuilder.fcTL(sequence, width: 300, height: 300))
+            chunks.append(APNGBuilder.fdAT(sequence + 1, PNGBuilder.storedZlib(frameData)))
             sequence += 2
         }
-        let body = APNGTests.png(width: side, height: side, chunks: chunks)
+        let body = APNGBuilder.png(width: side, height: side, chunks: chunks)
         let small = DecodingBudget(maxBytes: 4_000_000)
         let error = #expect(throws: SerializationError.self) {
             try DecodingBudget.withBudget(small) { () throws(SerializationError) in

@@ -14,9 +14,9 @@ extension SerializerRegistry {
     /// candidates that match as specifically.
     ///
     /// An empty response (under `emptyBodyPolicy`) gives the chosen serializer's empty value (JSON's `null`, an
-    /// empty string, ...). When no installed serializer accepts its media type, or it has none, the value is the
-    /// neutral ``EmptyResponse`` and ``SerializedValue/serializerID`` is `registry`: no format is named for a body
-    /// that none of them claimed.
+    /// empty string, ...). When no installed serializer accepts its media type, or it has none, and none accepts
+    /// every type (`*/*`, as `.data` does), the value is the neutral ``EmptyResponse`` and
+    /// ``SerializedValue/serializerID`` is `registry`: no format is named for a body that none of them claimed.
     ///
     /// - Parameters:
     ///   - response: The response.
@@ -258,7 +258,8 @@ extension SerializerRegistry {
         var chain = ResponseChain(
             RegistryChoiceSerializer(
                 choice: ChoiceReportingSerializer(compound),
-                neutralWhenEmpty: type == nil && resolution.candidates.isEmpty),
+                neutralWhenEmpty: type == nil && resolution.candidates.isEmpty
+                    && !entries.contains { $0.mediaRanges.contains(.any) }),
             statusValidation: StatusCodeValidation(
                 acceptable: statusCodes, errorBodyDecoding: .serializer(compound.eraseOutput())),
             emptyBodyPolicy: emptyBodyPolicy)

@@ -6,7 +6,12 @@ import Foundation
 struct IntegerSerializer: ResponseSerializer {
     var ranges: [MediaRange] = [MediaRange(.exact(type: "text", subtype: "x-integer"))]
     var id: SerializerID = "integer"
+    /// Whether a body of only whitespace is empty for this format (the empty-body tests turn it off to see the body
+    /// reach the serializer).
+    var whitespaceIsEmpty = true
     var mediaRanges: [MediaRange] { ranges }
+
+    func countsWhitespaceAsEmpty(for response: Response) -> Bool { whitespaceIsEmpty }
 
     func serialize(_ response: Response) throws -> Int {
         let bytes = Array(response.body)

@@ -26,9 +26,11 @@ import Testing
         #expect(try Self.canonical([0x20, 0x20], "application/cbor-seq") == JSONValue.array([-1, -1]))
     }
 
-    /// A body with no bytes at all is still empty.
+    /// A body with no bytes at all is still empty: CBOR has no empty value, so that is the error.
     @Test func noBytesIsStillEmpty() throws {
-        let result = try Self.registry.serialize(Response(headers: ["Content-Type": "application/cbor"]))
-        #expect(result.serializerID == "cbor")
+        let error = #expect(throws: SerializationError.self) {
+            try Self.registry.serialize(Response(headers: ["Content-Type": "application/cbor"]))
+        }
+        #expect(error?.code == .emptyBody)
     }
 }
