@@ -191,8 +191,10 @@ import Testing
             candidates.fallsBackOnlyAsSpecifically = true
             compound = candidates
         }
+        // An empty response that no format claims (and no `*/*` serializer takes) gives the neutral EmptyResponse.
+        let unclaimed = resolution.candidates.isEmpty && !registry.entries.contains { $0.mediaRanges.contains(.any) }
         var chain = ResponseChain(
-            ChoiceReportingSerializer(compound),
+            RegistryChoiceSerializer(choice: ChoiceReportingSerializer(compound), neutralWhenEmpty: unclaimed),
             statusValidation: StatusCodeValidation(
                 acceptable: statusCodes, errorBodyDecoding: .serializer(compound.eraseOutput())),
             emptyBodyPolicy: emptyBodyPolicy)

@@ -3,18 +3,25 @@
 // when it does not parse as one, it is a body whose media type the first byte picks. Invariants: no crash or hang;
 // an error is invalidBody or limitExceeded with an offset inside the body; the parts of every level together are at
 // most maxParts and nesting stays within maxDepth; every part body without a transfer encoding is a slice inside the
-// body at its bodyOffset; parsing again gives the same canonical form.
+// body at its bodyOffset; parsing again gives the same canonical form. Image and XML parts are decoded too, under one
+// small DecodingBudget per input: what all parts keep stays within it, and a spent budget fails only with
+// limitExceeded.
 // fuzz-modules: DecantCore DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConformance DecantMultipart
 // fuzz-seeds: Fixtures/multipart
 // fuzz-max-len: 16384
 import DecantConformance
 import DecantCore
 import DecantJSON
+import DecantImage
 import DecantRawHTTP
+import DecantXMLDocument
 import FoundationEssentials
 
-/// Parts are decoded by JSON and, for everything else, the raw-bytes serializer.
-private let partRegistry = SerializerRegistry(modules: [.json, .data])
+/// Parts are decoded by JSON, images, XML trees and, for everything else, the raw-bytes serializer.
+private let partRegistry = SerializerRegistry(modules: [.json, .image, .xmlDocument, .data])
+/// The budget every input's parts share: small, so that it is spent often.
+private let budgetBytes = 4 << 20
+private let budgetExpansion = 200_000
 /// Tight limits, so that the guards are exercised.
 private let options = MultipartParsingOptions(maxParts: 64, maxPartHeaderBytes: 512, maxDepth: 3)
 private let serializer = MultipartResponseSerializer(decodingPartsWith: partRegistry, options: options)
@@ -33,9 +40,11 @@ public func fuzzMultipart(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             headers: ["Content-Type": "multipart/\(subtype); boundary=b"], body: bytes.dropFirst(min(1, size)))
     }
     let body: MultipartBody
+    let budget = DecodingBudget(maxBytes: budgetBytes, maxExpansionBytes: budgetExpansion)
     do {
-        body = try serializer.serialize(response)
+        body = try DecodingBudget.withBudget(budget) { try serializer.serialize(response) }
     } catch let error as SerializationError {
+        precondition(!budget.isExhausted || error.code == .limitExceeded, "a spent budget failed with \(error.code)")
         precondition(
             error.offset.map { (0...response.body.count).contains($0) } ?? false,
             "offset \(String(describing: error.offset)) outside 0...\(response.body.count)")
@@ -45,10 +54,15 @@ public func fuzzMultipart(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     } catch {
         preconditionFailure("not a SerializationError: \(error)")
     }
+    precondition(budget.usedBytes <= budgetBytes && budget.expandedBytes <= budgetExpansion, "budget overspent")
+    precondition(!budget.isExhausted, "a spent budget, yet the body succeeded")
     var total = 0
     check(body, input: response.body, depth: 1, total: &total)
     precondition(total <= options.maxParts, "\(total) parts, more than maxParts")
-    guard let again = try? serializer.serialize(response) else { preconditionFailure("a second parse fails") }
+    let second = DecodingBudget(maxBytes: budgetBytes, maxExpansionBytes: budgetExpansion)
+    guard let again = try? DecodingBudget.withBudget(second, { try serializer.serialize(response) }) else {
+        preconditionFailure("a second parse fails")
+    }
     let first = try? body.conformanceValue()
     precondition(first != nil, "no canonical form")
     precondition(first == (try? again.conformanceValue()), "a second parse gives another canonical form")
