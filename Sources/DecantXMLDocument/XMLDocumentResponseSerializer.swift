@@ -41,7 +41,7 @@ public struct XMLDocumentResponseSerializer: ResponseSerializer {
     /// - Throws: `SerializationError` from the parser (`invalidBody` with the offset, `limitExceeded`,
     ///   `invalidEncoding`, ...), filled with the response.
     ///
-    /// ``XMLParsingOptions/maxOutputBytes`` is capped to what the response's `DecodingBudget` has left (the budget a
+    /// `XMLParsingOptions.maxOutputBytes` is capped to what the response's `DecodingBudget` has left (the budget a
     /// container such as multipart binds for its parts, or a default one), and the tree kept is charged to it.
     public func serialize(_ response: Response) throws(SerializationError) -> XMLTree {
         var effective = options
