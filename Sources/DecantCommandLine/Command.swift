@@ -54,25 +54,40 @@ enum Output {
     /// Where output goes instead of the standard streams while ``DecantTool/capture(_:)`` runs.
     @TaskLocal static var capture: OutputCapture?
 
-    /// Writes `text` and a newline to standard output.
+    /// Writes `text` and a newline to standard output (through ``BufferedOutput/standardOutput``).
     static func line(_ text: String) {
-        if let capture { capture.appendOutput(text + "\n") } else { print(text) }
-    }
-
-    /// Writes `text` and a newline to standard output at once (not buffered), for lines that must reach a pipe as
-    /// soon as they are known.
-    static func flushedLine(_ text: String) {
         if let capture {
             capture.appendOutput(text + "\n")
         } else {
-            print(text)
-            fflush(nil)  // every output stream: `stdout` itself is not concurrency-safe to name
+            BufferedOutput.standardOutput.write(text, newline: true)
         }
     }
 
-    /// Writes `text` and a newline to standard error.
+    /// Writes the UTF-8 `bytes` (JSON text, say) and a newline to standard output, without making a `String` of them.
+    static func line(bytes: some ContiguousBytes) {
+        bytes.withUnsafeBytes { buffer in
+            if let capture {
+                capture.appendOutput(String(decoding: buffer, as: UTF8.self) + "\n")
+            } else {
+                BufferedOutput.standardOutput.write(buffer, newline: true)
+            }
+        }
+    }
+
+    /// Writes out what standard output holds: for lines that must reach a pipe now (`decode --stream` calls it before
+    /// it waits for more input).
+    static func flush() {
+        if capture == nil { BufferedOutput.standardOutput.flush() }
+    }
+
+    /// Writes `text` and a newline to standard error, after what standard output holds (so the two keep their order).
     static func error(_ text: String) {
-        if let capture { capture.appendError(text + "\n") } else { FileHandleWriter.standardError.write(text + "\n") }
+        if let capture {
+            capture.appendError(text + "\n")
+        } else {
+            BufferedOutput.standardOutput.flush()
+            FileHandleWriter.standardError.write(text + "\n")
+        }
     }
 
     /// Whether standard output is a terminal (and output is not being captured): images are then drawn.
@@ -98,33 +113,64 @@ enum Output {
     /// Reads at most `limit` bytes of a file, or of standard input for `-`, without reading further.
     ///
     /// - Returns: The bytes, and whether there was more (the input is larger than `limit`): one byte past the limit
-    ///   is read to know, nothing beyond it.
+    ///   is read to know, nothing beyond it. Any `limit` is safe, `Int.max` included (the arithmetic never passes it).
     static func read(_ path: String, atMost limit: Int) throws -> (data: Data, isComplete: Bool) {
-        let descriptor: Int32
-        if path == "-" {
-            descriptor = 0
-        } else {
-            descriptor = systemOpen(path, O_RDONLY)
-            guard descriptor >= 0 else {
-                throw CommandLineArguments.UsageError(description: "cannot read \(path): no such file or not readable")
-            }
-        }
+        let limit = max(0, limit)
+        let descriptor = try openInput(path)
         defer { if descriptor != 0 { _ = systemClose(descriptor) } }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while data.count <= limit {
-            let wanted = min(buffer.count, limit + 1 - data.count)
+            // One byte past the limit at most; `limit - data.count` cannot overflow where `limit + 1` could.
+            let remaining = limit - data.count
+            let wanted = remaining < buffer.count ? remaining + 1 : buffer.count
             let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, wanted) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw CommandLineArguments.UsageError(
-                    description: "cannot read \(path == "-" ? "standard input" : path): error \(errno)")
+                throw readFailure(path, errno: errno)
             }
             if count == 0 { return (data, true) }
             data.append(contentsOf: buffer[0..<count])
         }
         data.removeLast(data.count - limit)
         return (data, false)
+    }
+
+    /// Opens `path` for reading, or standard input (0) for `-`.
+    ///
+    /// - Throws: A usage error when there is no such file or it cannot be opened; a ``CommandFailure`` when it is a
+    ///   directory (reading one fails with a bare `EISDIR`).
+    static func openInput(_ path: String) throws -> Int32 {
+        guard path != "-" else { return 0 }
+        let descriptor = systemOpen(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            let reason = errno == ENOENT ? "there is no such file" : systemMessage(errno)
+            throw CommandLineArguments.UsageError(description: "cannot read \(path): \(reason)")
+        }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            _ = systemClose(descriptor)
+            throw CommandFailure(
+                "cannot read \(path): it is a directory, not a file. Give the path of a file, or - to read standard "
+                    + "input.")
+        }
+        return descriptor
+    }
+
+    /// The failure of a `read` from `path` with `errno`.
+    static func readFailure(_ path: String, errno code: Int32) -> CommandFailure {
+        let source = path == "-" ? "standard input" : path
+        if code == EISDIR {
+            return CommandFailure(
+                "cannot read \(source): it is a directory, not a file. Give the path of a file, or - to read standard "
+                    + "input.")
+        }
+        return CommandFailure("cannot read \(source): \(systemMessage(code)) (errno \(code)).")
+    }
+
+    /// The system's description of `errno` `code`, such as "Permission denied".
+    static func systemMessage(_ code: Int32) -> String {
+        strerror(code).map { String(cString: $0) } ?? "error \(code)"
     }
 
     /// A JSON string literal for `text` (RFC 8259 escaping).
@@ -134,6 +180,15 @@ enum Output {
     static func jsonArray(_ values: [String]) -> String {
         "[" + values.map(jsonString).joined(separator: ",") + "]"
     }
+}
+
+/// A command's failure that is not a usage error (an input that cannot be read, an output that cannot be written):
+/// printed as `decant COMMAND: MESSAGE` on standard error, exit status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    /// What failed and how to fix it.
+    let description: String
+
+    init(_ description: String) { self.description = description }
 }
 
 /// Unbuffered access to the standard streams without full Foundation.
@@ -163,24 +218,22 @@ struct InputChunks: AsyncSequence, Sendable {
     /// The bytes already read (the rest of a raw message's head read), handed out first.
     let prefix: Data
 
-    /// Opens `path`, or standard input for `-`.
-    static func open(_ path: String) throws -> Int32 {
-        guard path != "-" else { return 0 }
-        let descriptor = systemOpen(path, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw CommandLineArguments.UsageError(description: "cannot read \(path): no such file or not readable")
-        }
-        return descriptor
-    }
+    /// Opens `path`, or standard input for `-` (see ``Output/openInput(_:)``).
+    static func open(_ path: String) throws -> Int32 { try Output.openInput(path) }
 
     /// Reads up to 64 KiB; empty at the end of the input.
+    ///
+    /// Standard output is flushed first: the records of the input read so far have been printed (the record stream
+    /// reads a chunk only when the records of the previous ones have been taken), and must reach a consumer before
+    /// the read waits on a pipe that may stall.
     static func read(_ descriptor: Int32) throws -> Data {
+        Output.flush()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if count >= 0 { return Data(buffer[0..<count]) }
             if errno != EINTR {
-                throw CommandLineArguments.UsageError(description: "cannot read the input: error \(errno)")
+                throw Output.readFailure(descriptor == 0 ? "-" : "the input", errno: errno)
             }
         }
     }

@@ -73,7 +73,9 @@ public struct DecantTool: Sendable {
         }
         let context = CommandContext(
             toolName: name, registry: withoutPlugins ? (registryWithoutPlugins ?? registry) : registry)
-        return Self.dispatch(arguments, context)
+        let status = Self.dispatch(arguments, context)
+        Output.flush()
+        return status
     }
 
     /// Runs one command line like ``run(_:)``, but returns what it printed instead of writing it: for tests and

@@ -30,8 +30,14 @@ extension JSONValue {
     /// included, as UTF-8. Writes without recursion, so any depth is safe.
     public func jsonData(options: JSONWritingOptions = []) -> Data {
         var output: [UInt8] = []
-        JSONWriter(storage: storage, options: options).write(index, into: &output)
+        appendJSON(options: options, to: &output)
         return Data(output)
+    }
+
+    /// Appends the text ``jsonData(options:)`` returns to `output`, without copying it into a `Data`: for writers
+    /// that put several values in one buffer (the `decant` tool's output).
+    package func appendJSON(options: JSONWritingOptions = [], to output: inout [UInt8]) {
+        JSONWriter(storage: storage, options: options).write(index, into: &output)
     }
 }
 
@@ -150,7 +156,7 @@ struct JSONWriter {
     /// Writes the string at `index` with the escapes RFC 8259 §7 requires (``JSONStringEscaping``).
     func writeString(_ index: Int, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        storage.withSpan(at: index) { bytes in JSONStringEscaping.appendEscaped(bytes, to: &output) }
+        storage.withSpan(at: index) { JSONStringEscaping.appendEscaped(UnsafeRawBufferPointer($0), to: &output) }
         output.append(UInt8(ascii: "\""))
     }
 }

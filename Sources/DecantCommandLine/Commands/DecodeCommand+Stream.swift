@@ -32,9 +32,12 @@ extension DecodeCommand {
             await Output.$capture.withValue(capture) {
                 do {
                     let stream = try await registry.records(head, body: chunks, as: (any Sendable).self)
+                    var line: [UInt8] = []
                     for try await record in stream {
                         let canonical = try CanonicalForm.of(record)
-                        Output.flushedLine(String(decoding: canonical.jsonData(), as: UTF8.self))
+                        line.removeAll(keepingCapacity: true)
+                        canonical.appendJSON(to: &line)
+                        Output.line(bytes: line)
                     }
                 } catch let error as SerializationError {
                     report(error, asJSON: asJSON)

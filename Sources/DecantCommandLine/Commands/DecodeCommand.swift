@@ -79,6 +79,13 @@ enum DecodeCommand: Command {
             }
             return try runStream(parsed, context)
         }
+        // An output file that cannot be written fails now, before the input is read and decoded.
+        for (option, path) in [("--png", imageOutput.pngPath), ("--rgba", imageOutput.rgbaPath)] {
+            if let path, let problem = outputFileProblem(path, option: option) {
+                Output.error("\(context.toolName) decode: " + problem)
+                return 1
+            }
+        }
         let registry = context.registry
         // The configured chain, loaded first: its body size limit bounds what is read.
         var configured: ConfiguredChain?
@@ -125,7 +132,9 @@ enum DecodeCommand: Command {
                     status: 200, headers: ["Content-Type": contentType], body: input, url: url,
                     requestMethod: parsed.value("--method"))
             } else {
-                response = try Response(raw: input, requestMethod: parsed.value("--method"), url: url)
+                response = try Response(
+                    raw: input, requestMethod: parsed.value("--method"), url: url,
+                    limits: rawMessageLimits(maxBodyBytes: maxBodyBytes))
             }
         } catch let error as SerializationError {
             report(error, asJSON: asJSON)
@@ -185,12 +194,55 @@ enum DecodeCommand: Command {
 
     /// The most `decode` reads: the body size limit, plus for a raw message the status line and header fields
     /// (``Response/RawMessageLimits/maxHeaderBytes``, twice: a chunked body may end with trailer fields) and the
-    /// chunked framing (chunk-size lines, allowed a quarter of the body limit).
+    /// chunked framing (chunk-size lines, allowed a quarter of the body limit). The sum saturates at `Int.max - 1`
+    /// (``Output/read(_:atMost:)`` reads one byte more), whatever limit a program gives.
     static func readLimit(maxBodyBytes: Int, isMessage: Bool) -> Int {
-        guard isMessage else { return maxBodyBytes }
-        let (sum, overflow) = maxBodyBytes.addingReportingOverflow(
-            2 * Response.RawMessageLimits().maxHeaderBytes + maxBodyBytes / 4)
-        return overflow ? Int.max - 1 : sum
+        let body = max(0, maxBodyBytes)
+        guard isMessage else { return min(body, Int.max - 1) }
+        let head = Response.RawMessageLimits().maxHeaderBytes
+        let (allowance, overflowA) = head.multipliedReportingOverflow(by: 2)
+        let (framing, overflowB) = allowance.addingReportingOverflow(body / 4)
+        let (sum, overflowC) = body.addingReportingOverflow(framing)
+        return overflowA || overflowB || overflowC ? Int.max - 1 : min(sum, Int.max - 1)
+    }
+
+    /// The raw-message parser's limits for a chain whose body size limit is `maxBodyBytes`: the default ones, with a
+    /// body limit raised to the chain's when that is larger, so the chain's limit (and its error, which names
+    /// `limits.maxBodyBytes`) is the one that applies.
+    static func rawMessageLimits(maxBodyBytes: Int) -> Response.RawMessageLimits {
+        var limits = Response.RawMessageLimits.default
+        limits.maxBodyBytes = max(limits.maxBodyBytes, maxBodyBytes)
+        return limits
+    }
+
+    /// Why the file `path` given to `option` (`--png`, `--rgba`) cannot be written, or `nil` when it can be tried: a
+    /// directory, a missing parent directory or one that is not writable, or an existing file that is not.
+    static func outputFileProblem(_ path: String, option: String) -> String? {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue {
+                let example =
+                    (path.hasSuffix("/") ? path : path + "/") + (option == "--png" ? "image.png" : "image.rgba")
+                return "cannot write \(option) \(path): it is a directory. Give the path of a file to create or "
+                    + "replace, such as \(example)."
+            }
+            if !manager.isWritableFile(atPath: path) {
+                return "cannot write \(option) \(path): the file exists and is not writable by this user. Give another "
+                    + "path, or change the file's permissions."
+            }
+            return nil
+        }
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if !manager.fileExists(atPath: parent, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            return "cannot write \(option) \(path): the directory \(parent) does not exist. Create it, or give a path "
+                + "in an existing directory."
+        }
+        if !manager.isWritableFile(atPath: parent) {
+            return "cannot write \(option) \(path): the directory \(parent) is not writable by this user. Give a "
+                + "path in a directory you can write to."
+        }
+        return nil
     }
 
     /// The error for an input that goes on past ``readLimit(maxBodyBytes:isMessage:)``.
@@ -213,14 +265,24 @@ enum DecodeCommand: Command {
         let mediaType = result.mediaType?.description ?? response.contentType?.description
         if asJSON {
             let canonical = try CanonicalForm.of(result.value)
-            var members: [(String, JSONValue)] = [
+            // {"serializer", "mediaType", "value"[, "attempts"]}, written member by member into one buffer: building
+            // it as one JSONValue would copy the value (a whole body's text, say) once more.
+            let head: [(String, JSONValue)] = [
                 ("serializer", JSONValue(result.serializerID.rawValue)),
                 ("mediaType", mediaType.map { JSONValue($0) } ?? nil),
-                ("value", canonical),
             ]
+            var output: [UInt8] = []
+            JSONValue.object(head).appendJSON(to: &output)
+            output.removeLast()  // the `}`: the object goes on
+            output.append(contentsOf: #","value":"#.utf8)
+            canonical.appendJSON(to: &output)
             // Only when a fallback produced the value: the errors of the serializers tried before it.
-            if !result.attempts.isEmpty { members.append(("attempts", .array(result.attempts.map(errorObject)))) }
-            Output.line(String(decoding: JSONValue.object(members).jsonData(), as: UTF8.self))
+            if !result.attempts.isEmpty {
+                output.append(contentsOf: #","attempts":"#.utf8)
+                JSONValue.array(result.attempts.map(errorObject)).appendJSON(to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+            Output.line(bytes: output)
             return
         }
         Output.line("serializer: \(result.serializerID)")
@@ -232,7 +294,9 @@ enum DecodeCommand: Command {
         switch result.value {
         case let json as JSONValue:
             Output.line("value:")
-            Output.line(String(decoding: json.jsonData(options: .prettyPrinted), as: UTF8.self))
+            var output: [UInt8] = []
+            json.appendJSON(options: .prettyPrinted, to: &output)
+            Output.line(bytes: output)
         case let text as DecodedText:
             Output.line("encoding: \(text.encoding.name) (\(text.source))")
             Output.line("text:")

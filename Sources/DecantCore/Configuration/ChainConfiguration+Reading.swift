@@ -41,6 +41,32 @@ extension ChainConfiguration {
         try self.init(data: ChainConfiguration.readFile(url), file: url.path)
     }
 
+    /// The largest configuration file ``SerializerRegistry/loadConfiguration(contentsOf:)`` reads: 4 MiB, far more
+    /// than a document of chains needs. Only regular files are read (not devices, pipes or sockets).
+    public static let maxFileBytes = 4 * 1024 * 1024
+
+    /// A file type in words, for an error.
+    private static func describe(_ type: FileAttributeType) -> String {
+        switch type {
+        case .typeCharacterSpecial: "a character device"
+        case .typeBlockSpecial: "a block device"
+        case .typeSocket: "a socket"
+        default: "a pipe or another special file"
+        }
+    }
+
+    /// What a byte limit (`limits.maxBodyBytes`, `limits.maxDecodedBytes`) must be.
+    static let byteLimitRequirement =
+        "must be an integer from 0 to \(BodySizeLimit.maxConfigurableBytes) (1 TiB, the largest byte limit a "
+        + "configuration may set)"
+
+    /// The problem with `value` as a byte limit, or `nil` when it is from 0 to
+    /// ``BodySizeLimit/maxConfigurableBytes``: the one statement of the range, for documents and for configurations
+    /// built in code alike.
+    static func byteLimitProblem(_ value: Int) -> String? {
+        (0...BodySizeLimit.maxConfigurableBytes).contains(value) ? nil : byteLimitRequirement + ", not \(value)"
+    }
+
     /// The bytes of a configuration file, or an error that says why it cannot be read (never a raw system error).
     static func readFile(_ url: URL) throws(ConfigurationError) -> Data {
         func problem(_ message: String) -> ConfigurationError {
@@ -51,6 +77,19 @@ extension ChainConfiguration {
             throw problem("cannot be read: there is no such file")
         }
         guard !isDirectory else { throw problem("cannot be read: it is a directory, not a configuration file") }
+        // Only a regular file has a size to check first: a device (/dev/zero) or a pipe could yield bytes forever.
+        let resolved = url.resolvingSymlinksInPath().path
+        let attributes = (try? FileManager.default.attributesOfItem(atPath: resolved)) ?? [:]
+        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
+            throw problem(
+                "cannot be read: it is not a regular file (\(describe(type))). Save the configuration to a file and "
+                    + "give its path.")
+        }
+        if let size = attributes[.size] as? UInt, size > UInt(maxFileBytes) {
+            throw problem(
+                "is \(size) bytes, more than a configuration file may be (\(maxFileBytes) bytes, "
+                    + "ChainConfiguration.maxFileBytes); check that this is the configuration file you meant.")
+        }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw problem("cannot be read: check that the file is readable by this user")
         }
@@ -140,6 +179,16 @@ struct ConfigurationReader {
         guard let value else { return nil }
         guard case .integer(let number) = value, range.contains(number) else {
             problem(path, "must be an integer from \(range.lowerBound) to \(range.upperBound), not \(value)")
+            return nil
+        }
+        return number
+    }
+
+    /// A byte limit: an integer from 0 to ``BodySizeLimit/maxConfigurableBytes`` (1 TiB).
+    mutating func byteLimit(_ value: ConfigurationValue?, at path: String) -> Int? {
+        guard let value else { return nil }
+        guard case .integer(let number) = value, ChainConfiguration.byteLimitProblem(number) == nil else {
+            problem(path, ChainConfiguration.byteLimitRequirement + ", not \(value)")
             return nil
         }
         return number
@@ -298,10 +347,9 @@ struct ConfigurationReader {
                 limits, at: join(path, "limits"), allowed: ["maxBodyBytes", "maxDecodedBytes", "maxExpansionRatio"])
         {
             chain.maxBodyBytes =
-                integer(limitObject["maxBodyBytes"], at: join(path, "limits.maxBodyBytes"), range: 0...Int.max)
-                ?? chain.maxBodyBytes
+                byteLimit(limitObject["maxBodyBytes"], at: join(path, "limits.maxBodyBytes")) ?? chain.maxBodyBytes
             chain.maxDecodedBytes =
-                integer(limitObject["maxDecodedBytes"], at: join(path, "limits.maxDecodedBytes"), range: 0...Int.max)
+                byteLimit(limitObject["maxDecodedBytes"], at: join(path, "limits.maxDecodedBytes"))
                 ?? chain.maxDecodedBytes
             chain.maxExpansionRatio = integer(
                 limitObject["maxExpansionRatio"], at: join(path, "limits.maxExpansionRatio"), range: 1...Int.max)

@@ -130,10 +130,11 @@ public struct ChainConfiguration: Sendable, Hashable {
         public var defaultCharset: String?
         /// `sniffing`: `trustHeader` (default), `sniffWhenMissing` or `sniffWhenGeneric`.
         public var sniffing: SniffingPolicy
-        /// `limits.maxBodyBytes`: the body size limit (default 64 MiB).
+        /// `limits.maxBodyBytes`: the body size limit (default 64 MiB, at most
+        /// ``BodySizeLimit/maxConfigurableBytes``, 1 TiB).
         public var maxBodyBytes: Int
-        /// `limits.maxDecodedBytes`: the largest body the `contentDecoding` preprocessor may decode (default 64 MiB;
-        /// see ``ContentDecoding/maxDecodedBytes``).
+        /// `limits.maxDecodedBytes`: the largest body the `contentDecoding` preprocessor may decode (default 64 MiB,
+        /// at most ``BodySizeLimit/maxConfigurableBytes``; see ``ContentDecoding/maxDecodedBytes``).
         public var maxDecodedBytes: Int
         /// `limits.maxExpansionRatio`: how many times larger than the encoded body the `contentDecoding`
         /// preprocessor may decode it (default: no ratio limit; see ``ContentDecoding/maxExpansionRatio``).

@@ -8,8 +8,8 @@ extension SerializerRegistry {
     /// Checks `configuration` against this registry and builds its chains.
     ///
     /// Every problem is reported at once, with its key path: unknown serializer ids (with the nearest installed
-    /// id), unknown or ill-typed options, and serializers that can never run first because an earlier one in the
-    /// same chain accepts everything they accept (shadowing).
+    /// id), unknown or ill-typed options, byte limits above ``BodySizeLimit/maxConfigurableBytes``, and serializers
+    /// that can never run first because an earlier one in the same chain accepts everything they accept (shadowing).
     ///
     /// - Throws: ``ConfigurationError``; nothing is loaded when there is any problem.
     public func load(
@@ -42,6 +42,13 @@ extension SerializerRegistry {
         var chains: [String: ConfiguredChain] = [:]
         for (chainIndex, settings) in configuration.chains.enumerated() {
             let path = "chains[\(chainIndex)]"
+            // Checked when a document is read; again here for a configuration built in code.
+            let limits = [("maxBodyBytes", settings.maxBodyBytes), ("maxDecodedBytes", settings.maxDecodedBytes)]
+            for (key, value) in limits {
+                if let message = ChainConfiguration.byteLimitProblem(value) {
+                    problems.append(.init(keyPath: path + ".limits." + key, message: message))
+                }
+            }
             let serializers = build(settings.serializers, at: path + ".serializers", problems: &problems)
             problems += shadowingProblems(settings, serializers: serializers, at: path + ".serializers")
             var errorDecoding = StatusCodeValidation.ErrorBodyDecoding.sameSerializer

@@ -10,6 +10,12 @@ public struct BodySizeLimit: ResponseStage, Hashable {
     /// gigabytes.
     public static let `default` = BodySizeLimit(maxBytes: 64 * 1024 * 1024)
 
+    /// The largest byte limit a chain configuration may set (`limits.maxBodyBytes`, `limits.maxDecodedBytes`):
+    /// 1 TiB (2^40 bytes). Larger values are refused when the configuration is read, so that the arithmetic done
+    /// with a configured limit (reading one byte past it, allowing a quarter more for a message's framing) stays far
+    /// from `Int.max`.
+    public static let maxConfigurableBytes = 1 << 40
+
     /// Whether the body is within the limit.
     public func passesUnchanged(_ response: Response) -> Bool { response.body.count <= maxBytes }
 
