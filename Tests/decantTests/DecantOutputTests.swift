@@ -17,7 +17,7 @@ import Testing
     static func run(_ arguments: [String], in directory: URL) throws -> (status: Int32, stdout: URL, stderr: String) {
         let executable = try #require(DecantToolTests.executable, "the decant executable is built beside the tests")
         let stdout = directory.appendingPathComponent("stdout-\(UUID())")
-        FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
         let outputHandle = try FileHandle(forWritingTo: stdout)
         defer { try? outputHandle.close() }
         let process = Process()
