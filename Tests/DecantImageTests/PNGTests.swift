@@ -165,7 +165,7 @@ enum PNGBuilder {
         #expect(
             factory.optionSchema.map(\.name) == [
                 "imageScale", "inflate", "maxPixels", "maxFrames", "premultipliedAlpha", "maxTotalBytes",
-                "maxPixelsPerByte", "icoPreferredSize", "appliesOrientation",
+                "maxPixelsPerByte", "maxScanWorkPerByte", "icoPreferredSize", "appliesOrientation",
                 "allowsPartialImages",
             ])
         let serializer = try factory.makeSerializer(configuration: [
