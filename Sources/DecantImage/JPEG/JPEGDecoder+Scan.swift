@@ -437,8 +437,8 @@ extension JPEGDecoder {
         var bits: UInt64 = 0
         for word in 0..<16 {
             let offset = word &* 8
-            bits |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                & bandMask.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let coefficients = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            bits |= coefficients & bandMask.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
         }
         return bits == 0
     }
