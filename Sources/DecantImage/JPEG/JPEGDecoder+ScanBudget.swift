@@ -28,7 +28,7 @@ extension JPEGDecoder {
         let end = bytes.count
         while position + 1 < end {
             guard bytes[position] == 0xFF else {
-                position += 1
+                position = nextFF(from: position)
                 continue
             }
             let marker = bytes[position + 1]
@@ -72,6 +72,22 @@ extension JPEGDecoder {
                 }
             }
             position += 2 + length
+        }
+    }
+
+    /// The offset of the first FF byte at or after `start`, the end of the body when there is none: entropy-coded
+    /// data skipped eight bytes at a time.
+    func nextFF(from start: Int) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, start >= 0 else { return buffer.count }
+            var position = start
+            while buffer.count - position >= 8 {
+                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                if ByteRun.bytes(word, equalTo: 0xFF) != 0 { break }
+                position += 8
+            }
+            while position < buffer.count && buffer[position] != 0xFF { position += 1 }
+            return position
         }
     }
 
