@@ -32,22 +32,45 @@ public struct ImageLimits: Sendable, Hashable {
     /// needs a byte per 1,032 pixels at least; bilevel or palette images of one colour can do better, and need a
     /// raised limit when they are larger than 4096×4096.
     public var maxPixelsPerByte: Int
+    /// The most work the scans of a JPEG frame may take per byte of body: 4,096 units by default, and at least
+    /// ``scanWorkFloor`` whatever the body size. Each scan visits every block of its components, and each block visit
+    /// costs 10 units (its fixed cost) plus the coefficients of the scan's spectral band (64 in a sequential scan,
+    /// `Se - Ss + 1` in a progressive one). The markers are read, and the sum checked, before any scan is decoded:
+    /// a few hundred kilobytes cannot make the decoder walk a 10000×10000 frame a thousand times. Real progressive
+    /// files take fewer than 100 units per byte and a flat-colour one about 1,000 (its DC scans alone take a bit per
+    /// block); raise this limit for a trusted file with an unusual scan script.
+    public var maxScanWorkPerByte: Int
 
     /// The default of ``maxPixelsPerByte``: 1,024.
     public static let defaultMaxPixelsPerByte = 1024
     /// The pixels ``maxPixelsPerByte`` always allows, whatever the body size: 16,777,216 (4096×4096, 64 MiB of
     /// RGBA8).
     public static let ratioFloorPixels = 1 << 24
+    /// The default of ``maxScanWorkPerByte``: 4,096.
+    public static let defaultMaxScanWorkPerByte = 4096
+    /// The scan work ``maxScanWorkPerByte`` always allows, whatever the body size: 67,108,864 units (about a tenth of
+    /// a second of decoding; a 4096×4096 greyscale frame coded with Pillow's progressive script takes 66 million).
+    public static let scanWorkFloor = 1 << 26
 
-    /// Creates limits; the defaults are 100 million pixels, 1,000 frames, 2 GiB and 1,024 pixels per body byte.
+    /// Creates limits; the defaults are 100 million pixels, 1,000 frames, 2 GiB, 1,024 pixels per body byte and 4,096
+    /// units of JPEG scan work per body byte.
     public init(
         maxPixels: Int = 100_000_000, maxFrames: Int = 1000, maxTotalBytes: Int = 1 << 31,
-        maxPixelsPerByte: Int = ImageLimits.defaultMaxPixelsPerByte
+        maxPixelsPerByte: Int = ImageLimits.defaultMaxPixelsPerByte,
+        maxScanWorkPerByte: Int = ImageLimits.defaultMaxScanWorkPerByte
     ) {
         self.maxPixels = maxPixels
         self.maxFrames = maxFrames
         self.maxTotalBytes = maxTotalBytes
         self.maxPixelsPerByte = maxPixelsPerByte
+        self.maxScanWorkPerByte = maxScanWorkPerByte
+    }
+
+    /// The JPEG scan work a body of `bodySize` bytes may take: ``maxScanWorkPerByte`` times its size, at least
+    /// ``scanWorkFloor``.
+    public func scanWorkBudget(bodySize: Int) -> Int {
+        let (product, overflow) = max(0, maxScanWorkPerByte).multipliedReportingOverflow(by: max(0, bodySize))
+        return overflow ? Int.max : max(product, Self.scanWorkFloor)
     }
 
     /// The pixels a body of `bodySize` bytes may decode to: ``maxPixelsPerByte`` times its size, at least
@@ -121,7 +144,8 @@ public struct ImageDecodingOptions: Sendable, Hashable {
     public var appliesOrientation: Bool
     /// Whether a JPEG body that is cut short or damaged gives the image decoded so far, flagged
     /// ``Image/isPartial``, instead of a `truncatedBody` or `invalidBody` error: what a browser shows while an image
-    /// loads or when its data is damaged. It takes at least one complete frame header and the start of a scan; a
+    /// loads or when its data is damaged. A scan whose data runs out before its last block (a marker following too
+    /// soon) counts as cut short. It takes at least one complete frame header and the start of a scan; a
     /// damaged restart interval is skipped to the next restart marker (T.81 §E.1.4). Off by default. Other formats
     /// ignore it.
     public var allowsPartialImages: Bool

@@ -12,6 +12,8 @@ public import DecantCore
 /// - `maxTotalBytes`: an integer (default 2 GiB): the most bytes of decoded output.
 /// - `maxPixelsPerByte`: an integer (default 1,024): the most pixels decoded per byte of body, every frame counted
 ///   (at least 16,777,216 pixels whatever the body size); see ``ImageLimits/maxPixelsPerByte``.
+/// - `maxScanWorkPerByte`: an integer (default 4,096): the most work a JPEG's scans take per byte of body, summed over
+///   its scans (at least 67,108,864 units); see ``ImageLimits/maxScanWorkPerByte``.
 /// - `icoPreferredSize`: an integer from 0 to 65,536 (default 0): for ICO/CUR, decode the entry whose larger side is
 ///   closest to this many pixels; 0 decodes the largest entry. `Image.chosenEntry` tells which was decoded.
 /// - `appliesOrientation`: a boolean (default `false`): rotate and mirror the pixels as the EXIF orientation says,
@@ -43,8 +45,8 @@ public struct ImageSerializerFactory: SerializerFactory {
     public var mediaRanges: [MediaRange] { ImageResponseSerializer.defaultMediaRanges }
 
     /// `imageScale`, `inflate`, `maxPixels`, `maxFrames`, `premultipliedAlpha`, `maxTotalBytes`, `maxPixelsPerByte`,
-    /// `icoPreferredSize`, `appliesOrientation` and `allowsPartialImages`, each said once: the schema and the reading
-    /// of configuration options are derived from them.
+    /// `maxScanWorkPerByte`, `icoPreferredSize`, `appliesOrientation` and `allowsPartialImages`, each said
+    /// once: the schema and the reading of configuration options are derived from them.
     public var optionKeys: [OptionKey<ImageDecodingOptions>] {
         [
             .number(
@@ -66,6 +68,10 @@ public struct ImageSerializerFactory: SerializerFactory {
             .integer(
                 "maxPixelsPerByte", \.limits.maxPixelsPerByte, in: 1...Int.max,
                 summary: "The most pixels decoded per byte of body, every frame counted (at least 16,777,216)."),
+            .integer(
+                "maxScanWorkPerByte", \.limits.maxScanWorkPerByte, in: 1...Int.max,
+                summary: "The most work a JPEG's scans take per byte of body: each block a scan visits costs 10 plus "
+                    + "its band's coefficients (at least 67,108,864 in all)."),
             OptionKey(
                 "icoPreferredSize", .integer(0...65_536),
                 summary: "For ICO/CUR, the size in pixels of the entry to decode (the closest); 0 for the largest.",

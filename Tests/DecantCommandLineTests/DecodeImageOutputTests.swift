@@ -1,5 +1,6 @@
 import Decant
 import DecantCommandLine
+import DecantConformance
 import DecantTestSupport
 import Foundation
 import Testing
@@ -181,6 +182,42 @@ import Testing
         let lines = Self.drawing(preview.standardOutput)
         #expect(lines.count == 4)
         #expect(lines.allSatisfy { Self.cells($0).count == 4 })
+    }
+
+    /// With `--apply-orientation`, the printed value is the image the files hold: for orientations 5 to 8 (stored
+    /// 7×4) the printed size is 4×7, the `--rgba` file's, and the printed checksum is that of the file's pixels;
+    /// without the option, the stored size. The upright sizes are Pillow's `exif_transpose` renderings' beside the
+    /// fixtures.
+    @Test(arguments: 1...8)
+    func thePrintedSizeIsTheWrittenImages(orientation: Int) throws {
+        let jpeg = Self.jpegFixtures.appendingPathComponent("orientation\(orientation).jpg").path
+        let upright = try ImageResponseSerializer().serialize(
+            Response(
+                status: 200, headers: ["Content-Type": "image/png"],
+                body: Data(
+                    contentsOf: Self.jpegFixtures.appendingPathComponent("orientation\(orientation).upright.png"))))
+        #expect(upright.width == (orientation >= 5 ? 4 : 7))
+        let rgba = Self.temporaryPath(".rgba")
+        defer { try? FileManager.default.removeItem(atPath: rgba) }
+        for applies in [true, false] {
+            let outcome = DecantTool().capture(
+                ["decode", "--json", "--content-type", "image/jpeg", "--rgba", rgba, jpeg]
+                    + (applies ? ["--apply-orientation"] : []))
+            #expect(outcome.status == 0, "\(outcome.standardError)")
+            let (width, height) = applies ? (upright.width, upright.height) : (7, 4)
+            let output = outcome.standardOutput
+            #expect(output.contains("\"width\":\(width),\"height\":\(height)"), "\(output)")
+            let written = [UInt8](try Data(contentsOf: URL(fileURLWithPath: rgba)))
+            #expect(written.count == width * height * 4)
+            // The written pixels' canonical form (opaque, so its digest is the SHA-256 of the file) is the printed one.
+            let canonical = String(
+                decoding: try CanonicalForm.of(Image(width: width, height: height, pixels: written, format: .jpeg))
+                    .jsonData(), as: UTF8.self)
+            func digest(_ text: String) -> Substring? {
+                text.range(of: "\"rgbaSHA256\":\"").map { text[$0.upperBound...].prefix(64) }
+            }
+            #expect(digest(output) != nil && digest(output) == digest(canonical), "\(output)")
+        }
     }
 
     /// A TIFF page has its own size: `--frame 1` of a three-page file whose second page is 12×14 writes that page

@@ -158,6 +158,19 @@ enum PNGBuilder {
         #expect(error.code == .invalidBody)
     }
 
+    /// Indices past a two-entry palette (2 and 200) are opaque black, with or without a tRNS chunk, as Pillow gives
+    /// them (Pillow 13, `Image.open(...).convert("RGBA")` on these files: `(10, 20, 30, a0), (40, 50, 60, a1),
+    /// (0, 0, 0, 255), (0, 0, 0, 255)`, where tRNS gives a0 and a1, 255 where it is absent or short).
+    @Test(arguments: [[], [128], [128, 64]] as [[UInt8]])
+    func indicesPastThePaletteAreOpaqueBlack(transparency: [UInt8]) throws {
+        let palette = PNGBuilder.chunk("PLTE", [10, 20, 30, 40, 50, 60])
+        let extra = [palette] + (transparency.isEmpty ? [] : [PNGBuilder.chunk("tRNS", transparency)])
+        let body = PNGBuilder.png(width: 4, height: 1, colorType: 3, rows: [0, 0, 1, 2, 200], extra: extra)
+        let image = try ImageResponseSerializer().serialize(Self.response(body))
+        let alpha = transparency + [UInt8](repeating: 255, count: 2 - transparency.count)
+        #expect(image.pixels == [10, 20, 30, alpha[0], 40, 50, 60, alpha[1], 0, 0, 0, 255, 0, 0, 0, 255])
+    }
+
     @Test func factoryAndOptions() throws {
         let factory = ImageSerializerFactory()
         #expect(factory.id == "image")
@@ -165,7 +178,7 @@ enum PNGBuilder {
         #expect(
             factory.optionSchema.map(\.name) == [
                 "imageScale", "inflate", "maxPixels", "maxFrames", "premultipliedAlpha", "maxTotalBytes",
-                "maxPixelsPerByte", "icoPreferredSize", "appliesOrientation",
+                "maxPixelsPerByte", "maxScanWorkPerByte", "icoPreferredSize", "appliesOrientation",
                 "allowsPartialImages",
             ])
         let serializer = try factory.makeSerializer(configuration: [

@@ -105,9 +105,10 @@ import Testing
         return bytes + le(next, 4) + trailing
     }
 
-    /// Deflate strips that inflate to more or fewer bytes than their rows: the rows keep what fits, the rest is
-    /// ignored, missing bytes read as zero (as libtiff does), whether a strip is inflated in place (the first three,
-    /// which have room after them) or through a buffer (the last). Strips compressed by Python's `zlib`.
+    /// Deflate strips that inflate to more or fewer bytes than their rows: the rows keep what fits and the rest is
+    /// ignored, whether a strip is inflated in place (the first three, which have room after them) or through a
+    /// buffer (the last); a strip that falls short is an error naming it, as libtiff's "Not enough data" is in
+    /// Pillow. Strips compressed by Python's `zlib`.
     @Test(.enabled(if: Python.isAvailable, "needs python3"), arguments: [(5, 3), (0, 0), (-3, 2), (4, -8), (40, 40)])
     func deflateStripsOfTheWrongSize(extra: (first: Int, last: Int)) throws {
         // An 8×8 grey image, four strips of two rows; the samples are 0, 4, ..., 252.
@@ -138,18 +139,23 @@ import Testing
                 (256, 3, 1, 8), (257, 3, 1, 8), (258, 3, 1, 8), (259, 3, 1, 8), (262, 3, 1, 1),
                 (273, 3, 4, tables), (277, 3, 1, 1), (278, 3, 1, 2), (279, 3, 4, tables + 8),
             ], trailing: shorts(offsets) + shorts(streams.map(\.count)) + streams.flatMap { $0 })
-        let image = try Self.decode(Data(bytes))
-        let expected = (0..<4).flatMap { index in
-            (0..<16).map { position in position < raw[index].count ? raw[index][position] : 0 }
+        if let short = extras.firstIndex(where: { $0 < 0 }) {
+            let error = try #require(throws: SerializationError.self) { try Self.decode(Data(bytes)) }
+            #expect(error.code == .invalidBody, "\(error)")
+            #expect(error.message.contains("strip \(short) is short"), "\(error)")
+            #expect(error.message.contains("\(16 + extras[short]) of the 16 bytes"), "\(error)")
+            return
         }
+        let image = try Self.decode(Data(bytes))
+        let expected = (0..<4).flatMap { index in raw[index].prefix(16) }
         #expect(image.pixels == expected.flatMap { [$0, $0, $0, 255] })
     }
 
-    /// RGB8 strips that stop short, or hold nothing, give black rows for what is missing (the pixel memory of this
-    /// path is not initialised before the strips are decoded into it, so every byte must come from a strip).
-    @Test func shortRGBStripsReadAsBlack() throws {
-        // 4×4 RGB, uncompressed, two strips of two rows (24 bytes each): the first holds 30 bytes of which the first
-        // 10 are its data (the byte count says 10), the second holds nothing.
+    /// Uncompressed RGB8 strips whose byte counts are short (10, where the rows need 24) are read whole from their
+    /// offsets, as Pillow reads them: both strips start at the same offset, so both give the 10 samples then 14 bytes
+    /// EE (Pillow's `tobytes()` on this file: `6465…6d` then `ee` × 14, twice). The pixel memory of this path is not
+    /// initialised before the strips are decoded into it, so every byte must come from a strip.
+    @Test func shortByteCountsOfUncompressedStripsAreReadWhole() throws {
         let directory = 8 + 2 + 12 * 9 + 4
         let samples = (0..<10).map { UInt8(100 + $0) }
         let bytes = Self.tiff(
@@ -158,9 +164,61 @@ import Testing
                 (273, 3, 2, directory | directory << 16), (277, 3, 1, 3), (278, 3, 1, 2), (279, 3, 2, 10),
             ], trailing: samples + [UInt8](repeating: 0xEE, count: 20))
         let image = try Self.decode(Data(bytes))
-        var expected = samples + [UInt8](repeating: 0, count: 48 - 10)
-        expected = stride(from: 0, to: 48, by: 3).flatMap { [expected[$0], expected[$0 + 1], expected[$0 + 2], 255] }
-        #expect(image.pixels == expected)
+        let strip = samples + [UInt8](repeating: 0xEE, count: 14)
+        let expected = strip + strip
+        let rgba: [UInt8] = stride(from: 0, to: 48, by: 3).flatMap {
+            [expected[$0], expected[$0 + 1], expected[$0 + 2], 255]
+        }
+        #expect(image.pixels == rgba)
+    }
+
+    /// A 4×4 grey image in one strip whose byte count is 0, 10 or 16 (the rows need 16), uncompressed or PackBits,
+    /// and bodies that hold all of the strip or only part of it. Each outcome is Pillow's on the same file (checked
+    /// with Pillow 13: `Image.open(...).load()`): an uncompressed strip is read whole whatever its byte count (an error
+    /// when the body ends first, "image file is truncated"); PackBits data that ends early, as its byte count or the
+    /// body cuts it, is an error ("Not enough data for scanline 0"), and a byte count of 0 lets it run to the end of
+    /// the body (libtiff estimates it).
+    @Test(arguments: [
+        // (compression, byte count, bytes of data in the body, Pillow's outcome: nil for an image, or the error)
+        (1, 0, 16, nil), (1, 10, 16, nil), (1, 16, 16, nil),
+        (1, 16, 10, SerializationError.Code.truncatedBody), (1, 0, 10, .truncatedBody),
+        (32773, 17, 17, nil), (32773, 0, 17, nil), (32773, 10, 17, .invalidBody), (32773, 17, 11, .truncatedBody),
+    ])
+    func shortStripsAreErrorsAsInPillow(
+        compression: Int, byteCount: Int, present: Int, outcome: SerializationError.Code?
+    ) throws {
+        let samples = (0..<16).map { UInt8(10 + $0) }
+        // PackBits: one literal run of 16 bytes (header 15), 17 bytes in all (TIFF 6.0 §9).
+        let data = compression == 1 ? samples : [15] + samples
+        let directory = 8 + 2 + 12 * 9 + 4
+        let bytes = Self.tiff(
+            [
+                (256, 3, 1, 4), (257, 3, 1, 4), (258, 3, 1, 8), (259, 3, 1, compression), (262, 3, 1, 1),
+                (273, 4, 1, directory), (277, 3, 1, 1), (278, 3, 1, 4), (279, 4, 1, byteCount),
+            ], trailing: Array(data.prefix(present)))
+        guard let outcome else {
+            let image = try Self.decode(Data(bytes))
+            #expect(image.pixels == samples.flatMap { [$0, $0, $0, 255] })
+            return
+        }
+        let error = try #require(throws: SerializationError.self) { try Self.decode(Data(bytes)) }
+        #expect(error.code == outcome, "\(error)")
+        #expect(error.message.contains("strip 0") && error.message.contains("of the 16 bytes"), "\(error)")
+    }
+
+    /// A PackBits strip whose literal run stops after 10 of its 16 bytes (its byte count says 11, and the body ends
+    /// there): Pillow fails ("Not enough data for scanline 0"); Decant names the strip and the counts.
+    @Test func aPackBitsStripThatEndsEarlyIsInvalid() throws {
+        let samples = (0..<10).map { UInt8(10 + $0) }
+        let directory = 8 + 2 + 12 * 9 + 4
+        let bytes = Self.tiff(
+            [
+                (256, 3, 1, 4), (257, 3, 1, 4), (258, 3, 1, 8), (259, 3, 1, 32773), (262, 3, 1, 1),
+                (273, 4, 1, directory), (277, 3, 1, 1), (278, 3, 1, 4), (279, 4, 1, 11),
+            ], trailing: [9] + samples)
+        let error = try #require(throws: SerializationError.self) { try Self.decode(Data(bytes)) }
+        #expect(error.code == .invalidBody)
+        #expect(error.message.contains("strip 0 is short: its 11 bytes at offset \(directory) decode to 10 of the 16"))
     }
 
     /// A strip of a megabyte of random bytes, LZW, Deflate or PackBits compressed, in a valid 1024×1024 RGB directory:
@@ -181,7 +239,10 @@ import Testing
             #expect(image.width == 1024 && image.height == 1024)
         } catch {
             #expect(error.code == .invalidBody)
-            #expect(error.message.contains(compression == 8 ? "cannot be inflated" : "LZW"))
+            // Random PackBits runs decode to about 2 of the 3 MB the rows need: a short strip (Pillow: "Not enough
+            // data").
+            let cause = compression == 8 ? "cannot be inflated" : compression == 5 ? "LZW" : "strip 0 is short"
+            #expect(error.message.contains(cause), "\(error)")
         }
     }
 

@@ -51,8 +51,12 @@ extension DecodeCommand {
     }
 
     /// Writes the files `output` asks for from `value`, when it is an image; returns an error message for a value
-    /// that is not an image, a frame that does not exist or a file that cannot be written.
-    static func writeImageFiles(_ value: any Sendable, serializerID: SerializerID, _ output: ImageOutput) -> String? {
+    /// that is not an image, a frame that does not exist or a file that cannot be written. With
+    /// `--apply-orientation`, `value` becomes the image as written (rotated and mirrored, width and height swapped
+    /// for orientations 5 to 8), so that the printed value gives the files' size.
+    static func writeImageFiles(
+        _ value: inout any Sendable, serializerID: SerializerID, _ output: ImageOutput
+    ) -> String? {
         guard output.needsImage else { return nil }
         guard var image = value as? Image else {
             return
@@ -60,7 +64,10 @@ extension DecodeCommand {
                 + "\(type(of: value)); check the media type (--content-type) or drop those options"
         }
         do {
-            if output.appliesOrientation { image = try image.decoded().oriented() }
+            if output.appliesOrientation {
+                image = try image.decoded().oriented()
+                value = image
+            }
             let pixels = try framePixels(image, frame: output.frame)
             if let path = output.pngPath {
                 let png = try image.pngData(frame: image.frames.isEmpty ? nil : output.frame)

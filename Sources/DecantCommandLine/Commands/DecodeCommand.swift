@@ -172,11 +172,16 @@ enum DecodeCommand: Command {
                 result = try registry.serialize(response, sniffing: sniffing)
             }
             explain(result.description)
-            if let failure = writeImageFiles(result.value, serializerID: result.serializerID, imageOutput) {
+            // The value printed: with --apply-orientation, the image as the files hold it.
+            var value = result.value
+            if let failure = writeImageFiles(&value, serializerID: result.serializerID, imageOutput) {
                 Output.error("decant decode: " + failure)
                 return 1
             }
-            try print(result, response: response, resolution: resolution, asJSON: asJSON)
+            let printed = SerializedValue(
+                value: value, serializerID: result.serializerID, mediaType: result.mediaType,
+                resolution: result.resolution, attempts: result.attempts)
+            try print(printed, response: response, resolution: resolution, asJSON: asJSON)
             if imageOutput.preview, let image = result.value as? Image {
                 printPreview(image, frame: imageOutput.frame)
             }

@@ -100,6 +100,35 @@ struct JPEGBitReader {
             offset: bytes.count)
     }
 
+    /// Whether the bits read so far go past the scan's data, into the zero bits that stand for what follows it (a
+    /// marker, or the end of the body).
+    var consumedPadding: Bool { count < paddingBits }
+
+    /// Throws when the bits read so far go past the scan's data: `truncatedBody` past the end of the body or at a
+    /// marker other than a restart marker (the scan's data ran out before its last block), `invalidBody` at a
+    /// restart marker (a restart interval's data ran out before its last block, which a decoder can skip).
+    func checkWithinData() throws(SerializationError) {
+        try checkNotPastEnd()
+        guard consumedPadding else { return }
+        // `position` is on the marker's first FF; fill bytes may come before its code.
+        var next = position
+        while next + 1 < bytes.count && bytes[next + 1] == 0xFF { next += 1 }
+        if next + 1 < bytes.count && (0xD0...0xD7).contains(bytes[next + 1]) {
+            throw SerializationError(
+                code: .invalidBody,
+                message: "The JPEG image's entropy-coded data is corrupt: a restart interval's data ends before all "
+                    + "of its blocks are decoded. The file is damaged; re-encode or re-download it, or set "
+                    + "allowsPartialImages to skip the damaged interval.",
+                offset: position)
+        }
+        throw SerializationError(
+            code: .truncatedBody,
+            message: "The JPEG image's entropy-coded data ends before all of the scan's blocks are decoded (a marker "
+                + "follows too soon): the file was cut short or damaged, and only the first part of the image is "
+                + "there. Set allowsPartialImages to get the part that is there.",
+            offset: position)
+    }
+
     /// Reads one bit.
     @inline(__always)
     mutating func bit() -> Int {

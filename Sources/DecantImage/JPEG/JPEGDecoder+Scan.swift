@@ -101,6 +101,9 @@ extension JPEGDecoder {
         let blocksPerLine: Int, horizontal: Int, vertical: Int
         /// ``JPEGDecoder/naturalOrderTable``, read once per scan rather than once per block.
         let order: UnsafePointer<Int>
+        /// The scan's band as a mask over a block's 64 coefficients (all bits set at the band's natural positions),
+        /// read as 16 words: whether a block has a non-zero coefficient in the band, at a glance.
+        let bandMask: UnsafeRawPointer
         /// The DC predictor (T.81 §F.2.1.3.1), reset at the scan's start and at each restart marker.
         var predictor = 0
     }
@@ -113,6 +116,11 @@ extension JPEGDecoder {
         let body = bytes
         let parts = UnsafeMutableBufferPointer<ScanComponent>.allocate(capacity: scan.components.count)
         defer { parts.deallocate() }
+        // The band's mask: -1 (all ones) at the natural position of each of its coefficients.
+        let bandMask = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 8)
+        defer { bandMask.deallocate() }
+        let maskSamples = bandMask.initializeMemory(as: Int16.self, repeating: 0, count: 64)
+        for k in min(scan.start, 63)...min(max(scan.start, scan.end), 63) { maskSamples[Self.naturalOrder[k]] = -1 }
         for (slot, index) in scan.components.enumerated() {
             let component = components[index]
             parts.initializeElement(
@@ -121,7 +129,8 @@ extension JPEGDecoder {
                     dc: dcTables[component.dcTable].orEmpty.reference,
                     ac: acTables[component.acTable].orEmpty.reference, coefficients: component.coefficients.pointer,
                     blocksPerLine: component.blocksPerLine, horizontal: component.horizontal,
-                    vertical: component.vertical, order: Self.naturalOrderTable))
+                    vertical: component.vertical, order: Self.naturalOrderTable,
+                    bandMask: UnsafeRawPointer(bandMask)))
         }
         return try body.withUnsafeBufferPointer { (buffer) throws(SerializationError) -> Int in
             try decodeScanData(scan, parts: parts, reader: JPEGBitReader(bytes: buffer, position: position))
@@ -149,6 +158,8 @@ extension JPEGDecoder {
             unitRows = components[scan.components[0]].usedBlocksPerColumn
         }
         let unitCount = unitsPerLine * unitRows
+        // A first AC scan of one component (T.81 §G.1.2.2) skips the blocks of its end-of-band runs at once.
+        let skipsEndOfBandRuns = isProgressive && !interleaved && scan.start > 0 && scan.high == 0
         // A sequential frame's row of units is transformed into the planes once decoded (or abandoned), and its
         // coefficients cleared for the next row.
         var pendingRow = -1
@@ -159,6 +170,7 @@ extension JPEGDecoder {
         while unit < unitCount {
             do throws(SerializationError) {
                 if restartInterval > 0 && unit > 0 && unit % restartInterval == 0 && !resynchronised {
+                    try reader.checkWithinData()
                     guard reader.restart() else {
                         throw Self.invalid(reader.position, "an expected restart marker (RSTn) is missing")
                     }
@@ -166,6 +178,15 @@ extension JPEGDecoder {
                     endOfBandRun = 0
                 }
                 resynchronised = false
+                if skipsEndOfBandRuns && endOfBandRun > 0 {
+                    // Blocks of an end-of-band run code nothing in a first AC scan: skip the run at once, up to the
+                    // next restart marker (where the run ends).
+                    var skipped = min(endOfBandRun, unitCount - unit)
+                    if restartInterval > 0 { skipped = min(skipped, restartInterval - unit % restartInterval) }
+                    endOfBandRun -= skipped
+                    unit += skipped
+                    continue
+                }
                 if samples != nil {
                     let unitRow = unit / unitsPerLine
                     if unitRow != pendingRow {
@@ -174,7 +195,7 @@ extension JPEGDecoder {
                     }
                 }
                 try decodeUnit(scan, unit, unitsPerLine: unitsPerLine, interleaved: interleaved, parts, &reader)
-                if (unit + 1) % unitsPerLine == 0 { try reader.checkNotPastEnd() }
+                if (unit + 1) % unitsPerLine == 0 { try reader.checkWithinData() }
                 unit += 1
             } catch {
                 guard options.allowsPartialImages else { throw error }
@@ -191,11 +212,11 @@ extension JPEGDecoder {
                 resynchronised = true
             }
         }
-        if options.allowsPartialImages && reader.consumedPastEnd {
+        if options.allowsPartialImages && reader.consumedPadding {
             isPartial = true
             return reader.position
         }
-        try reader.checkNotPastEnd()
+        try reader.checkWithinData()
         return reader.position
     }
 
@@ -271,7 +292,7 @@ extension JPEGDecoder {
         } else if scan.high == 0 {
             try decodeACFirst(scan, part.pointee.ac, block: block, &reader)
         } else {
-            try decodeACRefinement(scan, part.pointee.ac, block: block, &reader)
+            try decodeACRefinement(scan, part.pointee.ac, block: block, bandMask: part.pointee.bandMask, &reader)
         }
     }
 
@@ -337,8 +358,13 @@ extension JPEGDecoder {
     /// coefficients of magnitude `1 << Al`.
     mutating func decodeACRefinement(
         _ scan: Scan, _ table: JPEGHuffmanTable.Reference, block: UnsafeMutablePointer<Int16>,
-        _ reader: inout JPEGBitReader
+        bandMask: UnsafeRawPointer, _ reader: inout JPEGBitReader
     ) throws(SerializationError) {
+        // A block of an end-of-band run whose band is all zero takes no correction bits: nothing to do.
+        if endOfBandRun > 0 && Self.bandIsZero(block, bandMask) {
+            endOfBandRun -= 1
+            return
+        }
         let order = Self.naturalOrderTable
         let positive = 1 << scan.low
         let negative = -1 << scan.low
@@ -399,6 +425,22 @@ extension JPEGDecoder {
             }
             endOfBandRun -= 1
         }
+    }
+}
+
+extension JPEGDecoder {
+    /// Whether every coefficient of `block` that `bandMask` covers is zero: 16 words of four coefficients each,
+    /// masked and combined.
+    @inline(__always)
+    static func bandIsZero(_ block: UnsafeMutablePointer<Int16>, _ bandMask: UnsafeRawPointer) -> Bool {
+        let raw = UnsafeRawPointer(block)
+        var bits: UInt64 = 0
+        for word in 0..<16 {
+            let offset = word &* 8
+            let coefficients = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            bits |= coefficients & bandMask.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        }
+        return bits == 0
     }
 }
 

@@ -8,8 +8,8 @@ import DecantCore
 
 /// A JPEG decoder (ITU-T T.81 | ISO/IEC 10918-1, with JFIF, Adobe APP14 and EXIF markers): baseline and extended
 /// sequential (SOF0, SOF1) and progressive (SOF2) Huffman-coded 8-bit images, any sampling factors, restart
-/// intervals; greyscale, YCbCr, RGB, CMYK and YCCK. Lossless, hierarchical and arithmetic-coded modes and 12-bit
-/// samples throw `unsupportedFeature`.
+/// intervals; greyscale, YCbCr, RGB, CMYK and YCCK. Lossless, hierarchical and arithmetic-coded modes, JPEG-LS
+/// (ITU-T T.87) and 12-bit samples throw `unsupportedFeature`.
 ///
 /// The output matches libjpeg's default decoding (accurate integer IDCT, triangular "fancy" chroma upsampling,
 /// JFIF YCbCr to RGB in 16-bit fixed point) to within rounding.
@@ -32,6 +32,8 @@ struct JPEGDecoder {
     }()
 
     /// The most scans a frame may have: real progressive files use about ten, and each scan visits every block.
+    /// Counted from the markers before any scan is decoded (``checkScanWork(from:)``), which also holds the scans'
+    /// work to ``ImageLimits/maxScanCoefficientsPerByte``.
     static let maxScans = 1000
 
     /// The body.
@@ -217,6 +219,8 @@ struct JPEGDecoder {
             case 0xCD, 0xCE, 0xCF:
                 throw Self.unsupported(markerOffset, "hierarchical arithmetic coding (SOF\(Int(marker) - 0xC0))")
             case 0xCC: throw Self.unsupported(markerOffset, "arithmetic coding (a DAC segment)")
+            case 0xF7: throw Self.unsupported(markerOffset, "JPEG-LS coding (SOF55, ITU-T T.87)")
+            case 0xF8: throw Self.unsupported(markerOffset, "JPEG-LS coding (an LSE segment, ITU-T T.87)")
             case 0xC4: try readHuffmanTables(segment)
             case 0xDB: try readQuantizationTables(segment)
             case 0xDD:
@@ -445,6 +449,8 @@ struct JPEGDecoder {
         metadata.isInterlaced = progressive
         planeOffsets = components.indices.reduce(into: [0]) { $0.append($0.last! + planeSize(of: $1)) }
         if options.inflate {
+            // The scans' work is checked from the markers before the coefficients are allocated.
+            try checkScanWork(from: segment.upperBound)
             for index in components.indices {
                 let component = components[index]
                 // A sequential frame keeps one row of MCUs (each block row transformed once decoded); a progressive

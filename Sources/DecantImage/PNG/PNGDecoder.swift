@@ -47,7 +47,9 @@ enum PNGDecoder {
     /// What the chunks say, before pixels are decoded.
     struct Parsed {
         var header: Header
-        var palette = [UInt8](repeating: 0, count: 256 * 4)
+        /// RGBA8 for each of the 256 indices: an index past the palette is opaque black, as Pillow (and libpng's
+        /// expansion) gives it; tRNS lowers the alpha of the entries it covers.
+        var palette: [UInt8] = (0..<(256 * 4)).map { $0 & 3 == 3 ? 255 : 0 }
         var paletteCount = 0
         /// A `tRNS` key colour for colour types 0 and 2, in source sample values.
         var transparentKey: (UInt16, UInt16, UInt16)?

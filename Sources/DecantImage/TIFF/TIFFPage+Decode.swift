@@ -207,8 +207,14 @@ extension TIFFPage {
         }
     }
 
-    /// Decompresses chunk `index` into the `count` bytes of `output` from `base`, zero-filling what the data lacks
-    /// (TIFF 6.0 §9 PackBits, §13 LZW, technote "Deflate"; the caller has checked `base + count <= output.count`).
+    /// Decompresses chunk `index` into the `count` bytes of `output` from `base` (TIFF 6.0 §9 PackBits, §13 LZW,
+    /// technote "Deflate"; the caller has checked `base + count <= output.count`).
+    ///
+    /// As libtiff and Pillow read them: an uncompressed chunk is the `count` bytes at its offset whatever its byte
+    /// count says, and a byte count of 0 (unknown) lets a compressed chunk's data run to the end of the body.
+    ///
+    /// - Throws: `truncatedBody` when the chunk's bytes run past the end of the body and the data there falls short
+    ///   of `count` bytes, `invalidBody` when the data its byte count gives decodes to fewer than `count` bytes.
     func decompress(
         _ index: Int, into output: inout [UInt8], at base: Int, count: Int, lzw: inout LZWDecoder?
     ) throws(SerializationError) {
@@ -218,7 +224,9 @@ extension TIFFPage {
         }
         let bytes = decoder.bytes
         let offset = offsets[index]
-        let declared = index < byteCounts.count ? byteCounts[index] : (compression == 1 ? count : bytes.count)
+        let given = index < byteCounts.count ? byteCounts[index] : 0
+        // Uncompressed data is the chunk's rows; compressed data runs to the end of the body when its size is unknown.
+        let declared = compression == 1 ? count : (given > 0 ? given : bytes.count - offset)
         guard offset >= 0, offset <= bytes.count, declared >= 0 else {
             throw TIFFDecoder.truncated(bytes.count, "strip or tile \(index), which starts at offset \(offset)")
         }
@@ -247,10 +255,21 @@ extension TIFFPage {
             }
         }
         if produced < count {
-            output.withUnsafeMutableBufferPointer { out in
-                guard let start = out.baseAddress else { return }
-                (start + base + produced).update(repeating: 0, count: count - produced)
+            let kind = isTiled ? "tile" : "strip"
+            if declared > bytes.count - offset || compression != 1 && given <= 0 {
+                throw SerializationError(
+                    code: .truncatedBody,
+                    message: "The TIFF image ends in the middle of \(kind) \(index): the \(bytes.count - offset) "
+                        + "bytes from its offset \(offset) to the end of the body give \(produced) of the \(count) "
+                        + "bytes its rows need; the body was probably cut off in transit.",
+                    offset: bytes.count)
             }
+            throw SerializationError(
+                code: .invalidBody,
+                message: "The TIFF image's \(kind) \(index) is short: its \(declared) bytes at offset \(offset) "
+                    + "decode to \(produced) of the \(count) bytes its rows need (a wrong byte count, or "
+                    + "compressed data that ends early). The file is damaged; re-encode it.",
+                offset: offset)
         }
         if reversedBits {
             for index in base..<(base + count) { output[index] = Self.reversed[Int(output[index])] }
