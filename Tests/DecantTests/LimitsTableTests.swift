@@ -72,6 +72,20 @@ import Testing
         }
     }
 
+    /// A 512×512 progressive greyscale JPEG: a DC scan, then 399 empty first AC scans of the whole band.
+    static let scanJPEG: [UInt8] = {
+        func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+            [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 255)] + payload
+        }
+        var bytes: [UInt8] = [0xFF, 0xD8] + segment(0xDB, [0] + [UInt8](repeating: 1, count: 64))
+        bytes += segment(0xC2, [8, 2, 0, 2, 0, 1, 1, 0x11, 0])
+        bytes += segment(0xC4, [0x00, 1] + [UInt8](repeating: 0, count: 15) + [0x00])
+        bytes += segment(0xC4, [0x10, 1] + [UInt8](repeating: 0, count: 15) + [0xE0])
+        bytes += segment(0xDA, [1, 1, 0, 0, 0, 1]) + [UInt8](repeating: 0, count: 512)
+        for _ in 0..<399 { bytes += segment(0xDA, [1, 1, 0, 1, 63, 0]) + [0x7F, 0xFF, 0x00] }
+        return bytes + [0xFF, 0xD9]
+    }()
+
     static func xml(_ text: String, _ configure: (inout XMLParsingOptions) -> Void) -> SerializationError? {
         var options = XMLParsingOptions()
         configure(&options)
@@ -126,6 +140,8 @@ import Testing
         "ImageLimits.maxPixels": { image(gif(width: 4, height: 4)) { $0.maxPixels = 15 } },
         "ImageLimits.maxFrames": { image(gif(width: 1, height: 1, frames: 3)) { $0.maxFrames = 2 } },
         "ImageLimits.maxTotalBytes": { image(gif(width: 4, height: 4)) { $0.maxTotalBytes = 63 } },
+        // About 5.9 KB whose scans take 119 million units of work: past the floor of 67,108,864.
+        "ImageLimits.maxScanWorkPerByte": { image(scanJPEG) { _ in } },
         // A 4×4 GIF keeps 64 bytes of RGBA: over a budget of 63, which caps maxTotalBytes.
         "DecodingBudget.maxBytes": {
             DecodingBudget.withBudget(DecodingBudget(maxBytes: 63)) { image(gif(width: 4, height: 4)) { _ in } }
