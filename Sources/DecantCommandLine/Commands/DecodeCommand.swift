@@ -46,8 +46,10 @@ enum DecodeCommand: Command {
                             orientation applied). Output that is not a terminal never gets the drawing.
           --preview         Draw the image even when standard output is not a terminal (for `less -R`).
           --json            Print one JSON object: {"serializer", "mediaType", "value"} with the value in its
-                            canonical form (plus "attempts" when a fallback produced it after others failed), or
-                            {"error": {"code", "message", "attempts"}} (still exit 1).
+                            canonical form (plus "attempts" when a fallback produced it after others failed, and
+                            "partFailures", each part's error in full, when parts of a multipart body failed), or
+                            {"error": {"code", "message", "attempts"}} (still exit 1). Without --json, each failed
+                            part is a `part failed: [code] message` line after the value.
           --help            Show this help.
 
         Examples:
@@ -270,7 +272,7 @@ enum DecodeCommand: Command {
         let mediaType = result.mediaType?.description ?? response.contentType?.description
         if asJSON {
             let canonical = try CanonicalForm.of(result.value)
-            // {"serializer", "mediaType", "value"[, "attempts"]}, written member by member into one buffer: building
+            // {"serializer", "mediaType", "value"[, "attempts"][, "partFailures"]}, written member by member into one buffer: building
             // it as one JSONValue would copy the value (a whole body's text, say) once more.
             let head: [(String, JSONValue)] = [
                 ("serializer", JSONValue(result.serializerID.rawValue)),
@@ -285,6 +287,11 @@ enum DecodeCommand: Command {
             if !result.attempts.isEmpty {
                 output.append(contentsOf: #","attempts":"#.utf8)
                 JSONValue.array(result.attempts.map(errorObject)).appendJSON(to: &output)
+            }
+            // Only when parts of the value failed (a multipart body): each part's error in full.
+            if let failures = (result.value as? any PartFailureReporting)?.partFailures, !failures.isEmpty {
+                output.append(contentsOf: #","partFailures":"#.utf8)
+                JSONValue.array(failures.map(errorObject)).appendJSON(to: &output)
             }
             output.append(UInt8(ascii: "}"))
             Output.line(bytes: output)
@@ -315,6 +322,9 @@ enum DecodeCommand: Command {
         default:
             Output.line("value:")
             Output.line((try? CanonicalForm.of(result.value).description) ?? String(describing: result.value))
+        }
+        for failure in (result.value as? any PartFailureReporting)?.partFailures ?? [] {
+            Output.line("part failed: [\(failure.code)] \(failure.message)")
         }
     }
 

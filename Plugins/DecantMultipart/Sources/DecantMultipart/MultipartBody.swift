@@ -48,3 +48,13 @@ public struct MultipartBody: Sendable {
     /// The errors of the parts that could not be decoded, in order (nested bodies' parts not included).
     public var partErrors: [SerializationError] { parts.compactMap(\.error) }
 }
+
+extension MultipartBody: PartFailureReporting {
+    /// The error of every part that failed, in document order, a nested multipart part's failures in its place.
+    public var partFailures: [SerializationError] {
+        parts.flatMap { part -> [SerializationError] in
+            if let nested = part.value as? MultipartBody { return nested.partFailures }
+            return part.error.map { [$0] } ?? []
+        }
+    }
+}
