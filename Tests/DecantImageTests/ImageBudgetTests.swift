@@ -58,7 +58,9 @@ import Testing
         let frames = 15
         let row = [UInt8](repeating: 0, count: 1 + side * 4)
         let idat = PNGBuilder.chunk("IDAT", PNGBuilder.storedZlib(Array(repeating: row, count: side).flatMap { $0 }))
-        var chunks: [[UInt8]] = [APNGBuilder.acTL(frames: UInt32(frames)), APNGBuilder.fcTL(0, width: 300, height: 300)]
+        var chunks: [[UInt8]] = [
+            APNGBuilder.acTL(frames: UInt32(frames)), APNGBuilder.fcTL(0, width: 300, height: 300),
+        ]
         chunks.append(idat)
         var sequence: UInt32 = 1
         let frameData = Array(repeating: row, count: side).flatMap { $0 }

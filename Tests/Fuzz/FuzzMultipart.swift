@@ -11,8 +11,8 @@
 // fuzz-max-len: 16384
 import DecantConformance
 import DecantCore
-import DecantJSON
 import DecantImage
+import DecantJSON
 import DecantRawHTTP
 import DecantXMLDocument
 import FoundationEssentials

@@ -6,7 +6,8 @@ import Testing
 @Suite struct DecantPartFailureTests {
     /// A JSON part cut short, then a text part.
     static let body = Data(
-        "--b\r\nContent-Type: application/json\r\n\r\n{\"a\":\r\n--b\r\nContent-Type: text/plain\r\n\r\nok\r\n--b--\r\n".utf8)
+        "--b\r\nContent-Type: application/json\r\n\r\n{\"a\":\r\n--b\r\nContent-Type: text/plain\r\n\r\nok\r\n--b--\r\n"
+            .utf8)
     static let arguments = ["decode", "--content-type", "multipart/mixed; boundary=b", "-"]
 
     @Test func aFailedPartIsReportedInFull() throws {
@@ -41,10 +42,12 @@ import Testing
 
     /// Whitespace bytes are values in binary formats (issue #34's probe): CBOR 0x20 is -1, MessagePack 0x20 is 32,
     /// a CBOR sequence of two is [-1, -1].
-    @Test(arguments: [
-        ("application/cbor", [0x20], "-1"), ("application/cbor", [0x0A], "10"), ("application/msgpack", [0x20], "32"),
-        ("application/cbor-seq", [0x20, 0x20], "[-1,-1]"),
-    ] as [(String, [UInt8], String)])
+    @Test(
+        arguments: [
+            ("application/cbor", [0x20], "-1"), ("application/cbor", [0x0A], "10"),
+            ("application/msgpack", [0x20], "32"),
+            ("application/cbor-seq", [0x20, 0x20], "[-1,-1]"),
+        ] as [(String, [UInt8], String)])
     func whitespaceBytesAreValues(contentType: String, bytes: [UInt8], value: String) throws {
         let result = try DecantToolTests.run(
             ["decode", "--json", "--content-type", contentType, "-"], stdin: Data(bytes))

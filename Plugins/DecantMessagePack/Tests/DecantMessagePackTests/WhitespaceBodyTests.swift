@@ -1,6 +1,6 @@
 import Decant
-import DecantMessagePack
 import DecantJSON
+import DecantMessagePack
 import Foundation
 import Testing
 
@@ -24,7 +24,8 @@ import Testing
     /// Two whitespace bytes are a value followed by trailing bytes: an error, not an empty body.
     @Test func twoWhitespaceBytesAreNotEmpty() throws {
         let error = #expect(throws: SerializationError.self) {
-            try Self.registry.serialize(Response(headers: ["Content-Type": "application/msgpack"], body: Data([0x20, 0x20])))
+            try Self.registry.serialize(
+                Response(headers: ["Content-Type": "application/msgpack"], body: Data([0x20, 0x20])))
         }
         #expect(error?.code != .emptyBody)
     }
