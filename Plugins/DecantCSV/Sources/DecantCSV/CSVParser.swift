@@ -37,7 +37,7 @@ public struct CSVParsingOptions: Sendable, Hashable {
     /// The most records a body may hold, the header included: 10,000,000 by default.
     public var maxRecords: Int
     /// The most fields a body may hold, the header's included: 10,000,000 by default. A field takes as little as one
-    /// byte of a body (a comma) and four in a ``CSVTable``, but some 25 while the table's canonical form is made and
+    /// byte of a body (a comma) and four in a ``CSVTable``, but 25 to 40 while the table's canonical form is made and
     /// printed (`decant decode`), so this, not the body size, bounds what a body of empty fields costs.
     public var maxFields: Int
 

@@ -20,7 +20,7 @@ public struct MessagePackParsingOptions: Sendable, Hashable {
     ///
     /// A value takes as little as one byte of a body but some 24 bytes in a ``MessagePackValue`` tree and more in
     /// its canonical form, so this, not the body size, bounds what a body of tiny values costs: at the default,
-    /// about 50 MB for the tree and its canonical form together.
+    /// about 60 MB for the tree and its canonical form together.
     public var maxItems: Int
     /// Whether a str that is not valid UTF-8 has its bad sequences replaced with U+FFFD (option
     /// `replaceInvalidUTF8`) instead of failing with `invalidEncoding`. Default `false`.

@@ -1,5 +1,5 @@
-public import DecantJSON
 import DecantCore
+public import DecantJSON
 import Foundation
 
 extension MessagePackValue: ConformanceRepresentable {
@@ -101,7 +101,8 @@ struct MessagePackTextWriter {
         case .ext(let type, let data):
             output += #"{"$ext":"# + String(type) + #","data":""# + Data(data).base64EncodedString() + #""}"#
         case .timestamp(let seconds, let nanoseconds):
-            output += #"{"$timestamp":{"seconds":"# + String(seconds) + #","nanoseconds":"# + String(nanoseconds)
+            output +=
+                #"{"$timestamp":{"seconds":"# + String(seconds) + #","nanoseconds":"# + String(nanoseconds)
                 + "}}"
         }
     }
