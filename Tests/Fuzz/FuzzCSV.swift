@@ -1,16 +1,19 @@
 // libFuzzer target: the CSV plugin's parser. Invariants: no crash or hang on any bytes; the rows' field count
-// matches the fields read; a table written back as RFC 4180 text (every field quoted) parses to the same table.
+// matches the fields read; a table written back as RFC 4180 text (every field quoted) parses to the same table; its
+// canonical form holds the same fields.
 // fuzz-modules: DecantCore DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConformance DecantCSV
 // fuzz-seeds: Fixtures/csv csv/csv-spectrum/csvs
 // fuzz-max-len: 16384
 import DecantCore
+import DecantJSON
 import FoundationEssentials
 
 /// The libFuzzer entry point: parses with small limits under CSV and TSV rules, then round-trips the CSV table.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let body = Data(UnsafeBufferPointer(start: data, count: size))
-    let options = CSVParsingOptions(header: .absent, maxFieldBytes: 4096, maxFieldsPerRecord: 256, maxRecords: 4096)
+    let options = CSVParsingOptions(
+        header: .absent, maxFieldBytes: 4096, maxFieldsPerRecord: 256, maxRecords: 4096, maxFields: 2048)
     let tsv = try? MediaType(parsing: "text/tab-separated-values")
     _ = try? CSVParser(options: options).parse(body, mediaType: tsv)
     guard let table = try? CSVParser(options: options).parse(body) else { return 0 }
@@ -35,5 +38,10 @@ public func fuzzCSV(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for (first, second) in zip(table.rows, again.rows) {
         precondition(Array(first) == Array(second), "the round trip changes a row")
     }
+    // The canonical form, written as JSON text from the storage, holds the fields as JSONValues made one by one do.
+    let rows = JSONValue.array(table.rows.map { row in JSONValue.array(row.map { JSONValue($0) }) })
+    precondition(
+        (try? table.conformanceValue()) == JSONValue.object([("header", nil), ("rows", rows)]),
+        "the canonical form does not hold the table's fields")
     return 0
 }

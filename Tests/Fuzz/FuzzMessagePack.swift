@@ -2,8 +2,8 @@
 // bytes; failures are SerializationErrors with invalidBody, invalidEncoding or limitExceeded and an offset inside the
 // input; a decoded value's canonical form is valid JSON (written, it parses back to an equal JSON value); a value
 // that parses also parses as a one-element stream and with replaced UTF-8; a tight depth limit fails only with
-// limitExceeded naming maxDepth; read (the tape reader) accepts exactly what parse accepts, with the same value or
-// the same error.
+// limitExceeded naming maxDepth, a tight item limit only with limitExceeded naming maxItems; read (the tape reader)
+// accepts exactly what parse accepts, with the same value or the same error (also under the tight item limit).
 // fuzz-modules: DecantCore DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConformance DecantMessagePack
 // fuzz-seeds: Fixtures/msgpack
 // fuzz-max-len: 16384
@@ -18,6 +18,7 @@ public func fuzzMessagePack(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(UnsafeBufferPointer(start: data, count: size))
     for options in [
         MessagePackParsingOptions(), MessagePackParsingOptions(replacesInvalidUTF8: true, allowsMultipleValues: true),
+        MessagePackParsingOptions(maxItems: 8),
     ] {
         let parser = MessagePackParser(options: options)
         precondition(
@@ -48,6 +49,11 @@ public func fuzzMessagePack(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = try MessagePackParser(options: MessagePackParsingOptions(maxDepth: 2)).parse(bytes)
     } catch {
         precondition(error.code == .limitExceeded && error.message.contains("maxDepth"), "depth limit: \(error)")
+    }
+    do throws(SerializationError) {
+        _ = try MessagePackParser(options: MessagePackParsingOptions(maxItems: 8)).parse(bytes)
+    } catch {
+        precondition(error.code == .limitExceeded && error.message.contains("maxItems"), "item limit: \(error)")
     }
     return 0
 }

@@ -12,16 +12,20 @@ public struct CBORParsingOptions: Sendable, Hashable {
 
     /// The default of ``maxDepth``: 512.
     public static let defaultMaxDepth = 512
-    /// The default of ``maxItems``: 10,000,000.
-    public static let defaultMaxItems = 10_000_000
+    /// The default of ``maxItems``: 1,000,000.
+    public static let defaultMaxItems = 1_000_000
 
     /// The deepest nesting of arrays, maps, tags and indefinite-length strings. Default 512. The parser keeps its own
     /// stack, and ``CBORValue`` compares and hashes with one, so those are safe at any limit; but Swift releases a
     /// value recursively, so keep the limit in the thousands (the configuration option allows up to 10,000).
     public var maxDepth: Int
-    /// The most data items a body may declare: array elements and map keys and values are counted as their
-    /// containers' lengths are read (before the items themselves), elements of indefinite-length containers as they
-    /// come. Default 10,000,000.
+    /// The most data items a body may declare: each top-level item, and array elements and map keys and values,
+    /// counted as their containers' lengths are read (before the items themselves), elements of indefinite-length
+    /// containers as they come. Default 1,000,000.
+    ///
+    /// An item takes as little as one byte of a body but some 24 bytes in a ``CBORValue`` tree and more while its
+    /// canonical form is made, so this, not the body size, bounds what a body of tiny items costs: at the default,
+    /// about 60 MB for the tree and its canonical form together.
     public var maxItems: Int
     /// What to do with duplicate map keys. Default ``DuplicateKeyPolicy/reject``.
     public var duplicateKeys: DuplicateKeyPolicy

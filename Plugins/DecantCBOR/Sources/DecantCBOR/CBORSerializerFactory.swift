@@ -2,7 +2,7 @@ public import DecantCore
 
 /// The factory of ``CBORResponseSerializer`` (id `cbor`).
 ///
-/// Configuration options: `maxDepth` (integer, default 512), `maxItems` (integer, default 10,000,000),
+/// Configuration options: `maxDepth` (integer, default 512), `maxItems` (integer, default 1,000,000),
 /// `duplicateKeys` (`"reject"` or `"lastWins"`, default `"reject"`), `allowsTwoByteLowSimpleValues` (boolean, default
 /// `false`) and `mediaRanges` (an array of media ranges); see ``CBORParsingOptions``.
 public struct CBORSerializerFactory: SerializerFactory {

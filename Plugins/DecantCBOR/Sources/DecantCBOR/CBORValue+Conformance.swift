@@ -54,24 +54,9 @@ extension CBORValue: ConformanceRepresentable {
             case .map(let entries):
                 let textKeys = entries.allSatisfy { if case .text = $0.key { true } else { false } }
                 if textKeys {
-                    writer.output += "{"
-                    writer.pending.append(.text("}"))
-                    for index in entries.indices.reversed() {
-                        writer.pending.append(.value(entries[index].value))
-                        writer.pending.append(.text(":"))
-                        writer.pending.append(.value(entries[index].key))
-                        if index > 0 { writer.pending.append(.text(",")) }
-                    }
+                    writer.open("{", entries, style: .members, close: "}")
                 } else {
-                    writer.output += #"{"$map":["#
-                    writer.pending.append(.text("]}"))
-                    for index in entries.indices.reversed() {
-                        writer.pending.append(.text("]"))
-                        writer.pending.append(.value(entries[index].value))
-                        writer.pending.append(.text(","))
-                        writer.pending.append(.value(entries[index].key))
-                        writer.pending.append(.text(index > 0 ? ",[" : "["))
-                    }
+                    writer.open(#"{"$map":["#, entries, style: .pairs, close: "]}")
                 }
             }
         }
@@ -79,11 +64,27 @@ extension CBORValue: ConformanceRepresentable {
     }
 }
 
-/// Writes text for a value tree with an explicit stack: the work still to do, last first.
+/// Writes text for a value tree with an explicit stack: the work still to do, last first. A container's elements or
+/// entries wait on the stack as one piece of work that hands out one at a time, so the stack holds a few pieces per
+/// open container, however many items the containers have.
 struct TextWriter {
+    /// How the entries of a map are written.
+    enum EntryStyle {
+        /// `key:value`, separated by commas (a JSON object).
+        case members
+        /// `[key,value]`, separated by commas (the canonical form's `$map`).
+        case pairs
+        /// `key: value`, separated by `, ` (diagnostic notation).
+        case diagnostic
+    }
+
     enum Work {
         case value(CBORValue)
         case text(String)
+        /// The elements of an array from `next` on, separated by `separator`.
+        case elements([CBORValue], next: Int, separator: String)
+        /// The entries of a map from `next` on.
+        case entries([CBORValue.MapEntry], next: Int, style: EntryStyle)
     }
 
     var output = ""
@@ -96,6 +97,31 @@ struct TextWriter {
             switch work {
             case .text(let text): output += text
             case .value(let value): emit(value, &self)
+            case .elements(let elements, let next, let separator):
+                guard next < elements.count else { continue }
+                pending.append(.elements(elements, next: next + 1, separator: separator))
+                if next > 0 { output += separator }
+                emit(elements[next], &self)
+            case .entries(let entries, let next, let style):
+                guard next < entries.count else { continue }
+                pending.append(.entries(entries, next: next + 1, style: style))
+                let entry = entries[next]
+                switch style {
+                case .members:
+                    if next > 0 { output += "," }
+                    pending.append(.value(entry.value))
+                    pending.append(.text(":"))
+                case .pairs:
+                    output += next > 0 ? ",[" : "["
+                    pending.append(.text("]"))
+                    pending.append(.value(entry.value))
+                    pending.append(.text(","))
+                case .diagnostic:
+                    if next > 0 { output += ", " }
+                    pending.append(.value(entry.value))
+                    pending.append(.text(": "))
+                }
+                emit(entry.key, &self)
             }
         }
     }
@@ -104,10 +130,14 @@ struct TextWriter {
     mutating func open(_ open: String, _ elements: [CBORValue], close: String, separator: String = ",") {
         output += open
         pending.append(.text(close))
-        for index in elements.indices.reversed() {
-            pending.append(.value(elements[index]))
-            if index > 0 { pending.append(.text(separator)) }
-        }
+        pending.append(.elements(elements, next: 0, separator: separator))
+    }
+
+    /// Writes `open`, then schedules `entries` in `style` and `close`.
+    mutating func open(_ open: String, _ entries: [CBORValue.MapEntry], style: EntryStyle, close: String) {
+        output += open
+        pending.append(.text(close))
+        pending.append(.entries(entries, next: 0, style: style))
     }
 
     /// Writes `text` as a JSON string: quotes, backslashes and control characters escaped, the rest as it is.

@@ -42,14 +42,7 @@ extension CBORValue: CustomStringConvertible {
                 writer.pending.append(.text(")"))
                 writer.pending.append(.value(content))
             case .map(let entries):
-                writer.output += "{"
-                writer.pending.append(.text("}"))
-                for index in entries.indices.reversed() {
-                    writer.pending.append(.value(entries[index].value))
-                    writer.pending.append(.text(": "))
-                    writer.pending.append(.value(entries[index].key))
-                    if index > 0 { writer.pending.append(.text(", ")) }
-                }
+                writer.open("{", entries, style: .diagnostic, close: "}")
             }
         }
         return writer.output

@@ -36,12 +36,16 @@ public struct CSVParsingOptions: Sendable, Hashable {
     public var maxFieldsPerRecord: Int
     /// The most records a body may hold, the header included: 10,000,000 by default.
     public var maxRecords: Int
+    /// The most fields a body may hold, the header's included: 10,000,000 by default. A field takes as little as one
+    /// byte of a body (a comma) and four in a ``CSVTable``, but 25 to 40 while the table's canonical form is made and
+    /// printed (`decant decode`), so this, not the body size, bounds what a body of empty fields costs.
+    public var maxFields: Int
 
     /// Creates options; the defaults follow RFC 4180 and the media type.
     public init(
         delimiter: UInt8? = nil, header: HeaderPolicy = .fromMediaType, recognizesQuotes: Bool? = nil,
         trimsWhitespace: Bool = false, maxFieldBytes: Int = 16 << 20, maxFieldsPerRecord: Int = 10_000,
-        maxRecords: Int = 10_000_000
+        maxRecords: Int = 10_000_000, maxFields: Int = 10_000_000
     ) {
         self.delimiter = delimiter
         self.header = header
@@ -50,6 +54,7 @@ public struct CSVParsingOptions: Sendable, Hashable {
         self.maxFieldBytes = maxFieldBytes
         self.maxFieldsPerRecord = maxFieldsPerRecord
         self.maxRecords = maxRecords
+        self.maxFields = maxFields
     }
 }
 
@@ -65,7 +70,8 @@ public struct CSVParsingOptions: Sendable, Hashable {
 ///
 /// The parser works on UTF-8 text; ``parse(_:mediaType:pipeline:)`` decodes other charsets through the core's
 /// WHATWG pipeline first (a byte order mark or the `charset` parameter, UTF-8 by default). It is linear in the body,
-/// and its memory is the text plus four bytes per field and per row.
+/// and its memory is the text plus four bytes per field and per row, fields bounded by
+/// ``CSVParsingOptions/maxFields``.
 public struct CSVParser: Sendable {
     /// The options.
     public var options: CSVParsingOptions
@@ -199,7 +205,7 @@ public struct CSVParser: Sendable {
             self.quotes = quotes
             self.trims = trims
             self.options = options
-            fieldEnds.reserveCapacity(text.count / 8)
+            fieldEnds.reserveCapacity(min(text.count / 8, options.maxFields))
         }
 
         static let quote: UInt8 = 0x22
@@ -285,6 +291,9 @@ public struct CSVParser: Sendable {
             guard fieldsInRecord <= options.maxFieldsPerRecord else {
                 throw limit(
                     "a record holds more than maxFieldsPerRecord (\(options.maxFieldsPerRecord)) fields", at: offset)
+            }
+            guard fieldEnds.count < options.maxFields else {
+                throw limit("the body holds more than maxFields (\(options.maxFields)) fields", at: offset)
             }
             guard outCount <= UInt32.max, fieldEnds.count < UInt32.max else {
                 throw limit("the table holds more than 4 GiB of text or 2^32 fields", at: offset)

@@ -70,7 +70,8 @@ public struct CSVResponseSerializer: ResponseSerializer {
 /// - `header`: `"present"`, `"absent"` or `"fromMediaType"` (the default: the `header` parameter, else present).
 /// - `quotes`: a boolean (default: on for CSV, off for TSV).
 /// - `trimsWhitespace`: a boolean (default `false`).
-/// - `maxFieldBytes`, `maxFieldsPerRecord`, `maxRecords`: integers, the limits of ``CSVParsingOptions``.
+/// - `maxFieldBytes`, `maxFieldsPerRecord`, `maxRecords`, `maxFields`: integers, the limits of
+///   ``CSVParsingOptions``.
 ///
 /// ```json
 /// { "serializer": "csv", "options": { "delimiter": ";", "header": "absent" } }
@@ -95,7 +96,8 @@ public struct CSVSerializerFactory: SerializerFactory {
     /// ``CSVResponseSerializer/defaultMediaRanges``.
     public var mediaRanges: [MediaRange] { CSVResponseSerializer.defaultMediaRanges }
 
-    /// `delimiter`, `header`, `quotes`, `trimsWhitespace`, `maxFieldBytes`, `maxFieldsPerRecord`, `maxRecords`.
+    /// `delimiter`, `header`, `quotes`, `trimsWhitespace`, `maxFieldBytes`, `maxFieldsPerRecord`, `maxRecords`,
+    /// `maxFields`.
     /// `delimiter` and `quotes` have no fixed default: without them the media type decides (TSV or CSV).
     public var optionKeys: [OptionKey<CSVParsingOptions>] {
         [
@@ -120,6 +122,9 @@ public struct CSVSerializerFactory: SerializerFactory {
             .integer(
                 "maxRecords", \.maxRecords, in: 1...Int.max,
                 summary: "The most records a body may hold, the header included."),
+            .integer(
+                "maxFields", \.maxFields, in: 1...Int.max,
+                summary: "The most fields a body may hold, the header's included."),
         ]
     }
 
@@ -161,10 +166,77 @@ extension SerializerModule {
 
 extension CSVTable: ConformanceRepresentable {
     /// `{"header": ["a", "b"] or null, "rows": [["1", "2"], ...]}`: every field a string, in document order.
+    ///
+    /// The JSON text is written straight from the table's storage and parsed once, so a field costs its text and one
+    /// tape entry (8 bytes), not a `String` and a `JSONValue` of its own.
+    ///
+    /// - Throws: `limitExceeded` (as `JSONValue(checking:)` does) for a field longer than `JSONValue.maxStringBytes`.
     public func conformanceValue() throws -> JSONValue {
-        let header: JSONValue = try header.map { .array(try $0.map { try JSONValue(checking: $0) }) } ?? nil
-        let rows = try rows.map { row in JSONValue.array(try row.map { try JSONValue(checking: $0) }) }
-        return .object([("header", header), ("rows", .array(rows))])
+        let storage = rows.storage
+        let firstField = Int(storage.rowStarts[rows.firstRow])
+        let fieldCount = storage.fieldEnds.count - firstField
+        var text: [UInt8] = []
+        text.reserveCapacity(storage.bytes.count + 3 * fieldCount + 2 * rows.count + 32)
+        text.append(contentsOf: #"{"header":"#.utf8)
+        if let header {
+            text.append(UInt8(ascii: "["))
+            for (index, name) in header.enumerated() {
+                if index > 0 { text.append(UInt8(ascii: ",")) }
+                var name = name
+                try name.withUTF8 { try Self.appendJSONString($0, to: &text) }
+            }
+            text.append(UInt8(ascii: "]"))
+        } else {
+            text.append(contentsOf: "null".utf8)
+        }
+        text.append(contentsOf: #","rows":["#.utf8)
+        try storage.bytes.withUnsafeBufferPointer { bytes throws(SerializationError) in
+            for row in rows.indices {
+                if row > 0 { text.append(UInt8(ascii: ",")) }
+                text.append(UInt8(ascii: "["))
+                let start = rows.firstRow + row
+                let fields = Int(storage.rowStarts[start])..<Int(storage.rowStarts[start + 1])
+                for field in fields {
+                    if field > fields.lowerBound { text.append(UInt8(ascii: ",")) }
+                    let range = storage.range(ofField: field)
+                    try Self.appendJSONString(UnsafeBufferPointer(rebasing: bytes[range]), to: &text)
+                }
+                text.append(UInt8(ascii: "]"))
+            }
+        }
+        text.append(contentsOf: "]}".utf8)
+        return try text.withUnsafeBytes { raw throws(SerializationError) in try JSONParser().parse(raw) }
+    }
+
+    /// Appends `utf8` to `text` as a JSON string: quotes, backslashes and control characters escaped.
+    private static func appendJSONString(
+        _ utf8: UnsafeBufferPointer<UInt8>, to text: inout [UInt8]
+    ) throws(SerializationError) {
+        if utf8.count > JSONValue.maxStringBytes {
+            _ = try JSONValue(checking: String(decoding: utf8, as: UTF8.self))
+        }
+        text.append(UInt8(ascii: "\""))
+        var runStart = 0
+        for index in utf8.indices {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            switch byte {
+            case 0x22: text.append(contentsOf: #"\""#.utf8)
+            case 0x5C: text.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: text.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: text.append(contentsOf: #"\r"#.utf8)
+            case 0x09: text.append(contentsOf: #"\t"#.utf8)
+            default:
+                let digits = Array("0123456789abcdef".utf8)
+                text.append(contentsOf: #"\u00"#.utf8)
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 0x0F)])
+            }
+            runStart = index + 1
+        }
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        text.append(UInt8(ascii: "\""))
     }
 }
 

@@ -107,12 +107,14 @@ import Testing
             ("\"abc\"\"def\"\n", CSVParsingOptions(maxFieldBytes: 6), "maxFieldBytes"),
             ("a,b,c\n", CSVParsingOptions(maxFieldsPerRecord: 2), "maxFieldsPerRecord"),
             ("a\nb\nc\n", CSVParsingOptions(maxRecords: 2), "maxRecords"),
+            ("a,b\nc,d\ne\n", CSVParsingOptions(maxFields: 4), "maxFields"),
         ]
         for (text, options, name) in cases {
             let error = try #require(failure(text, options), "\(name) was not hit")
             #expect(error.code == .limitExceeded && error.message.contains(name), "\(error.message)")
         }
         #expect(failure("abcde\n", CSVParsingOptions(maxFieldBytes: 5)) == nil)
+        #expect(failure("a,b\nc,d\n", CSVParsingOptions(maxFields: 4)) == nil)
     }
 
     /// 1 MiB of seeded random bytes, and 1 MiB of delimiters: each ends (in a table or an error) and the delimiters'

@@ -10,7 +10,8 @@ public import Foundation
 /// elements fails at once. Errors are `SerializationError`s with the byte offset of the value at fault:
 /// `invalidBody` (truncated input, the never-used byte 0xc1, a timestamp with nanoseconds above 999,999,999 or of
 /// another length, bytes after the top-level value), `invalidEncoding` (a str that is not UTF-8, unless
-/// ``MessagePackParsingOptions/replacesInvalidUTF8``) and `limitExceeded` (depth, body size).
+/// ``MessagePackParsingOptions/replacesInvalidUTF8``) and `limitExceeded` (depth, body size, values: see
+/// ``MessagePackParsingOptions/maxItems``).
 public struct MessagePackParser: Sendable {
     /// The limits and choices.
     public var options: MessagePackParsingOptions
@@ -30,9 +31,13 @@ public struct MessagePackParser: Sendable {
             defer { reader.release() }
             if options.allowsMultipleValues {
                 var values: [MessagePackValue] = []
-                while reader.position < count { values.append(try reader.readValue()) }
+                while reader.position < count {
+                    try reader.countItems(1, at: reader.position)
+                    values.append(try reader.readValue())
+                }
                 return .array(values)
             }
+            try reader.countItems(1, at: 0)
             let value = try reader.readValue()
             if reader.position < count { throw extraBytes(count - reader.position, at: reader.position) }
             return value
@@ -61,6 +66,7 @@ public struct MessagePackParser: Sendable {
                 _ = reader.appendEntry(.array, offset: 0, count: 0, headLength: 0)
                 var values = 0
                 while reader.position < count {
+                    try reader.countItems(1, at: reader.position)
                     try reader.readTapeValue()
                     values += 1
                 }
@@ -68,6 +74,7 @@ public struct MessagePackParser: Sendable {
                 reader.entries[0].end = UInt32(truncatingIfNeeded: reader.entries.count)
                 return reader.entries.handOver()
             }
+            try reader.countItems(1, at: 0)
             try reader.readTapeValue()
             if reader.position < count { throw extraBytes(count - reader.position, at: reader.position) }
             return reader.entries.handOver()

@@ -21,6 +21,8 @@ struct MessagePackReader {
     /// Whether strs must be valid UTF-8 (not `replacesInvalidUTF8`).
     let checksUTF8: Bool
     var position = 0
+    /// The values counted against ``MessagePackParsingOptions/maxItems`` so far.
+    var items = 0
     /// The finished items of every open container.
     var values = MessagePackValueStack()
     /// The open containers but the innermost one.
@@ -115,9 +117,11 @@ struct MessagePackReader {
 
     /// Fails unless an array or map of `count` (> 0) elements or entries, with its head at `start`, can be opened
     /// inside `depth` open containers: every element takes at least one byte, so a count the rest of the body
-    /// cannot hold fails now, before any allocation; and the nesting stays within ``MessagePackParsingOptions/maxDepth``.
+    /// cannot hold fails now, before any allocation; the values it declares stay within
+    /// ``MessagePackParsingOptions/maxItems`` (and are counted); and the nesting stays within
+    /// ``MessagePackParsingOptions/maxDepth``.
     @inline(__always)
-    func checkOpening(isMap: Bool, count: Int, depth: Int, at start: Int) throws(SerializationError) {
+    mutating func checkOpening(isMap: Bool, count: Int, depth: Int, at start: Int) throws(SerializationError) {
         let minimum = isMap ? count * 2 : count
         guard minimum <= remaining else {
             throw invalid(
@@ -125,6 +129,7 @@ struct MessagePackReader {
                     + "\(isMap ? "entries" : "elements") but only \(remaining) bytes remain; the body is "
                     + "truncated or corrupt.", at: start)
         }
+        try countItems(minimum, at: start)
         guard depth < options.maxDepth else {
             throw SerializationError(
                 code: .limitExceeded,
@@ -132,6 +137,20 @@ struct MessagePackReader {
                     + "(\(options.maxDepth)) at offset \(start); raise the maxDepth option to accept it.",
                 offset: start)
         }
+    }
+
+    /// Counts `count` more values against ``MessagePackParsingOptions/maxItems``; `start` is the offset of the head
+    /// that declares them (or of the top-level value).
+    @inline(__always)
+    mutating func countItems(_ count: Int, at start: Int) throws(SerializationError) {
+        guard count <= options.maxItems &- items else {
+            throw SerializationError(
+                code: .limitExceeded,
+                message: "The MessagePack body declares more than maxItems (\(options.maxItems)) values at offset "
+                    + "\(start); raise the maxItems option to accept it.",
+                offset: start)
+        }
+        items &+= count
     }
 
     /// Reads one complete value, iteratively.

@@ -2,9 +2,9 @@ public import DecantCore
 
 /// The factory of ``MessagePackResponseSerializer`` (id `msgpack`).
 ///
-/// Configuration options: `maxDepth` (integer, default 512), `maxBytes` (integer, default 64 MiB),
-/// `replaceInvalidUTF8` (boolean, default `false`), `allowsMultipleValues` (boolean, default `false`) and
-/// `mediaRanges` (an array of media ranges); see ``MessagePackParsingOptions``.
+/// Configuration options: `maxDepth` (integer, default 512), `maxBytes` (integer, default 64 MiB), `maxItems`
+/// (integer, default 1,000,000), `replaceInvalidUTF8` (boolean, default `false`), `allowsMultipleValues` (boolean,
+/// default `false`) and `mediaRanges` (an array of media ranges); see ``MessagePackParsingOptions``.
 public struct MessagePackSerializerFactory: SerializerFactory {
     /// The typed options: parsing limits and accepted media ranges.
     public struct Options: Sendable, Hashable {
@@ -44,6 +44,9 @@ public struct MessagePackSerializerFactory: SerializerFactory {
                 "maxDepth", \.parsing.maxDepth, in: 1...10_000, summary: "The deepest nesting of arrays and maps."),
             .integer(
                 "maxBytes", \.parsing.maxBytes, in: 1...Int(Int32.max), summary: "The largest body parsed, in bytes."),
+            .integer(
+                "maxItems", \.parsing.maxItems, in: 1...Int(Int32.max),
+                summary: "The most values a body may declare (array elements, map keys and values)."),
             .bool(
                 "replaceInvalidUTF8", \.parsing.replacesInvalidUTF8,
                 summary: "Replace invalid UTF-8 in str values with U+FFFD instead of failing."),

@@ -113,13 +113,13 @@ import Testing
         let factory = MessagePackSerializerFactory()
         #expect(factory.id == "msgpack")
         let serializer = try factory.makeSerializer(configuration: [
-            "maxDepth": .integer(3), "maxBytes": .number(100), "replaceInvalidUTF8": .bool(true),
-            "allowsMultipleValues": .bool(true),
+            "maxDepth": .integer(3), "maxBytes": .number(100), "maxItems": .integer(7),
+            "replaceInvalidUTF8": .bool(true), "allowsMultipleValues": .bool(true),
         ])
         #expect(
             serializer.parser.options
                 == MessagePackParsingOptions(
-                    maxDepth: 3, maxBytes: 100, replacesInvalidUTF8: true, allowsMultipleValues: true))
+                    maxDepth: 3, maxBytes: 100, maxItems: 7, replacesInvalidUTF8: true, allowsMultipleValues: true))
         #expect(try factory.makeSerializer(configuration: [:]).parser.options == MessagePackParsingOptions())
         let unknown = try #require(throws: SerializationError.self) {
             try factory.makeSerializer(configuration: ["maxDepht": .integer(2)])
