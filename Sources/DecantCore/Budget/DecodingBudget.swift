@@ -34,7 +34,12 @@ public final class DecodingBudget: Sendable {
     /// in all, over every document decoded under this budget: work that a few input bytes can multiply.
     public let maxExpansionBytes: Int
     /// The bytes charged, the expansion charged, and whether a charge was refused.
-    private let state: Locked<(used: Int, expanded: Int, exhausted: Bool)>
+    private struct State {
+        var used = 0
+        var expanded = 0
+        var exhausted = false
+    }
+    private let state: Locked<State>
 
     /// Creates a budget of `maxBytes` kept and `maxExpansionBytes` expanded (each at least 0).
     public init(
@@ -43,7 +48,7 @@ public final class DecodingBudget: Sendable {
     ) {
         self.maxBytes = max(0, maxBytes)
         self.maxExpansionBytes = max(0, maxExpansionBytes)
-        state = Locked((0, 0, false))
+        state = Locked(State())
     }
 
     /// The budget bound to the current task or thread by ``withBudget(_:_:)``, or `nil` outside one.
@@ -81,18 +86,7 @@ public final class DecodingBudget: Sendable {
     /// - Throws: ``SerializationError/Code/limitExceeded`` when the charge would exceed ``maxBytes``; the budget then
     ///   counts as exhausted (``isExhausted``) and refuses every later charge.
     public func charge(_ bytes: Int, for what: @autoclosure () -> String) throws(SerializationError) {
-        let bytes = max(0, bytes)
-        let (total, fits) = state.withLock { state -> (Int, Bool) in
-            let total = Self.saturatingSum(state.used, bytes)
-            guard !state.exhausted, total <= maxBytes else {
-                state.exhausted = true
-                return (total, false)
-            }
-            state.used = total
-            return (total, true)
-        }
-        guard !fits else { return }
-        throw refusal(needing: total, for: what())
+        try charge(bytes, to: \.used, limit: maxBytes, expansion: false, for: what)
     }
 
     /// Charges `bytes` of replacement text produced by expanding references (see ``maxExpansionBytes``).
@@ -100,18 +94,27 @@ public final class DecodingBudget: Sendable {
     /// - Throws: ``SerializationError/Code/limitExceeded`` when the charge would exceed ``maxExpansionBytes``; the
     ///   budget then counts as exhausted.
     public func chargeExpansion(_ bytes: Int, for what: @autoclosure () -> String) throws(SerializationError) {
+        try charge(bytes, to: \.expanded, limit: maxExpansionBytes, expansion: true, for: what)
+    }
+
+    /// The one rule of both charges: add `bytes` (at least 0, saturating) to `counter` unless the budget is already
+    /// exhausted or the sum would pass `limit`, which exhausts it and throws the refusal.
+    private func charge(
+        _ bytes: Int, to counter: WritableKeyPath<State, Int>, limit: Int, expansion: Bool, for what: () -> String
+    ) throws(SerializationError) {
         let bytes = max(0, bytes)
         let (total, fits) = state.withLock { state -> (Int, Bool) in
-            let total = Self.saturatingSum(state.expanded, bytes)
-            guard !state.exhausted, total <= maxExpansionBytes else {
+            let (sum, overflow) = state[keyPath: counter].addingReportingOverflow(bytes)
+            let total = overflow ? Int.max : sum
+            guard !state.exhausted, total <= limit else {
                 state.exhausted = true
                 return (total, false)
             }
-            state.expanded = total
+            state[keyPath: counter] = total
             return (total, true)
         }
         guard !fits else { return }
-        throw refusal(needing: total, for: what(), expansion: true)
+        throw refusal(needing: total, for: what(), expansion: expansion)
     }
 
     /// Marks the budget exhausted and returns the error that says so: for a decoder that refused work because a
@@ -135,10 +138,6 @@ public final class DecodingBudget: Sendable {
                 + "DecodingBudget.withBudget with a larger budget.")
     }
 
-    private static func saturatingSum(_ a: Int, _ b: Int) -> Int {
-        let (sum, overflow) = a.addingReportingOverflow(b)
-        return overflow ? Int.max : sum
-    }
 
     /// A decoder's own byte limit `limit` capped to what this budget has left, and whether the budget is the one
     /// that binds (so that a refusal can name the budget rather than the decoder's option).
