@@ -138,7 +138,6 @@ public final class DecodingBudget: Sendable {
                 + "DecodingBudget.withBudget with a larger budget.")
     }
 
-
     /// A decoder's own byte limit `limit` capped to what this budget has left, and whether the budget is the one
     /// that binds (so that a refusal can name the budget rather than the decoder's option).
     public func capping(_ limit: Int) -> (limit: Int, budgetBinds: Bool) {
