@@ -16,7 +16,7 @@ extension SerializerRegistry {
     /// An empty response (under `emptyBodyPolicy`) gives the chosen serializer's empty value (JSON's `null`, an
     /// empty string, ...). When no installed serializer accepts its media type, or it has none, and none accepts
     /// every type (`*/*`, as `.data` does), the value is the neutral ``EmptyResponse`` and
-    /// ``SerializedValue/serializerID`` is `registry`: no format is named for a body that none of them claimed.
+    /// ``Chosen/serializerID`` is `registry`: no format is named for a body that none of them claimed.
     ///
     /// - Parameters:
     ///   - response: The response.
