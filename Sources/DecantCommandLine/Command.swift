@@ -1,5 +1,4 @@
 import Decant
-import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -40,7 +39,7 @@ protocol Command {
 
 /// Collects what a run prints, for ``DecantTool/capture(_:)``.
 final class OutputCapture: Sendable {
-    private let streams = Mutex(("", ""))
+    private let streams = Locked(("", ""))
 
     func appendOutput(_ text: String) { streams.withLock { $0.0 += text } }
 

@@ -2,7 +2,6 @@ import Decant
 import DecantConformance
 import Dispatch
 import Foundation
-import Synchronization
 
 /// `decant decode --stream`: records printed one JSON line each, as soon as they are decoded.
 extension DecodeCommand {
@@ -25,7 +24,7 @@ extension DecodeCommand {
         }
         let registry = context.registry
         let chunks = InputChunks(descriptor: descriptor, prefix: prefix)
-        let outcome = Mutex<Int32>(0)
+        let outcome = Locked<Int32>(0)
         let finished = DispatchSemaphore(value: 0)
         let capture = Output.capture
         Task {

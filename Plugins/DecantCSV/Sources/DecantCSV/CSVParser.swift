@@ -127,7 +127,7 @@ public struct CSVParser: Sendable {
         guard encoding == .utf8 else { return nil }
         let result: Result<CSVTable, SerializationError>? = body.withUnsafeBytes { raw in
             let bytes = UnsafeBufferPointer(rebasing: raw.assumingMemoryBound(to: UInt8.self)[skipped...])
-            guard (try? UTF8Span(validating: bytes.span)) != nil else { return nil }
+            guard bytes.isEmpty || ByteRun.isValidUTF8(bytes.baseAddress!, count: bytes.count) else { return nil }
             do throws(SerializationError) {
                 return .success(try parse(utf8: bytes, mediaType: mediaType))
             } catch {
