@@ -12,8 +12,6 @@ public struct SerializerRuleViolation: Sendable, Hashable, CustomStringConvertib
 
         /// The factory's and the serializer's ids are well-formed, and unique within the module.
         public static let validID = Rule(rawValue: "validID")
-        /// The factory and the serializer it builds agree on the id and the media ranges.
-        public static let factoryAgreement = Rule(rawValue: "factoryAgreement")
         /// The option schema's defaults pass its validation and build a serializer, as do no options and the typed
         /// default options.
         public static let defaultOptions = Rule(rawValue: "defaultOptions")

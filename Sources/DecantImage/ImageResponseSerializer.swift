@@ -20,17 +20,14 @@ public import DecantCore
 /// ``ImageDecodingOptions/imageScale``. Limits (``ImageLimits``) are checked from the headers before pixel memory is
 /// allocated; ``ImageLimits/maxTotalBytes`` is capped to what the response's `DecodingBudget` has left (the budget a
 /// container such as multipart binds for its parts, or a default one of 768 MiB), and the image kept is charged to it.
-public struct ImageResponseSerializer: ResponseSerializer {
+public struct ImageResponseSerializer: ResponseSerializer, FormatComponent {
+    /// The `image` format.
+    public static var format: MediaFormat { .image }
+
     /// How images are decoded.
     public var options: ImageDecodingOptions
-    /// The media ranges accepted; ``defaultMediaRanges`` by default.
+    /// The media ranges accepted; the format's by default.
     public var mediaRanges: [MediaRange]
-
-    /// AFNetworking's ten image types plus `image/jpg`, `image/x-ms-bmp` and `image/vnd.microsoft.icon`.
-    public static let defaultMediaRanges: [MediaRange] = [
-        "tiff", "jpeg", "gif", "png", "ico", "x-icon", "bmp", "x-bmp", "x-xbitmap", "x-win-bitmap", "jpg", "x-ms-bmp",
-        "vnd.microsoft.icon",
-    ].map { MediaRange(.exact(type: "image", subtype: $0)) }
 
     /// Creates the serializer.
     ///
@@ -39,14 +36,11 @@ public struct ImageResponseSerializer: ResponseSerializer {
     ///   - mediaRanges: The media ranges accepted.
     public init(
         options: ImageDecodingOptions = ImageDecodingOptions(),
-        mediaRanges: [MediaRange] = ImageResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.image.mediaRanges
     ) {
         self.options = options
         self.mediaRanges = mediaRanges
     }
-
-    /// `image`.
-    public var id: SerializerID { "image" }
 
     /// Decodes the body.
     ///
@@ -110,4 +104,16 @@ public struct ImageResponseSerializer: ResponseSerializer {
             try ImageDecoder.decode(response.body, options: options, reusing: &storage)
         }
     }
+}
+
+extension MediaFormat {
+    /// PNG, JPEG, GIF, BMP, ICO/CUR and TIFF images: id `image`; AFNetworking's ten image types plus `image/jpg`,
+    /// `image/x-ms-bmp` and `image/vnd.microsoft.icon`.
+    public static let image = MediaFormat(
+        id: "image",
+        mediaRanges: [
+            "tiff", "jpeg", "gif", "png", "ico", "x-icon", "bmp", "x-bmp", "x-xbitmap", "x-win-bitmap", "jpg",
+            "x-ms-bmp", "vnd.microsoft.icon",
+        ].map { MediaRange(.exact(type: "image", subtype: $0)) },
+        summary: "Decodes PNG, JPEG, GIF, BMP, ICO/CUR and TIFF bodies to RGBA8 pixels.")
 }

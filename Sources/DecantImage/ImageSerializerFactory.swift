@@ -33,17 +33,6 @@ public struct ImageSerializerFactory: SerializerFactory {
         self.defaultOptions = defaultOptions
     }
 
-    /// `image`.
-    public var id: SerializerID { "image" }
-
-    /// What the serializer does.
-    public var summary: String {
-        "Decodes PNG, JPEG, GIF, BMP, ICO/CUR and TIFF bodies to RGBA8 pixels."
-    }
-
-    /// ``ImageResponseSerializer/defaultMediaRanges``.
-    public var mediaRanges: [MediaRange] { ImageResponseSerializer.defaultMediaRanges }
-
     /// `imageScale`, `inflate`, `maxPixels`, `maxFrames`, `premultipliedAlpha`, `maxTotalBytes`, `maxPixelsPerByte`,
     /// `maxScanWorkPerByte`, `icoPreferredSize`, `appliesOrientation` and `allowsPartialImages`, each said
     /// once: the schema and the reading of configuration options are derived from them.

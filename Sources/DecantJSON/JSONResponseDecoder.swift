@@ -17,23 +17,23 @@ public import DecantCore
 ///
 /// The body's encoding (UTF-8, UTF-16 or UTF-32, with or without a byte order mark) is detected as ``JSONParser``
 /// detects it; the `charset` parameter is not consulted (RFC 8259 §11 defines none).
-public struct JSONResponseDecoder: ResponseDecoder {
+public struct JSONResponseDecoder: ResponseDecoder, FormatComponent {
+    /// The `json` format.
+    public static var format: MediaFormat { .json }
+
     /// The decoder: strategies and parsing options.
     public var decoder: JSONValueDecoder
-    /// The media ranges accepted; ``JSONResponseSerializer/defaultMediaRanges`` unless set.
+    /// The media ranges accepted; the format's unless set.
     public var mediaRanges: [MediaRange]
 
     /// Creates a response decoder.
     public init(
         decoder: JSONValueDecoder = JSONValueDecoder(),
-        mediaRanges: [MediaRange] = JSONResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.json.mediaRanges
     ) {
         self.decoder = decoder
         self.mediaRanges = mediaRanges
     }
-
-    /// `json`.
-    public var id: SerializerID { "json" }
 
     /// `true`: JSON allows whitespace around its value (RFC 8259 §2), so a body of only whitespace is an empty body.
     public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
@@ -48,19 +48,5 @@ public struct JSONResponseDecoder: ResponseDecoder {
         } catch {
             throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
-    }
-}
-
-extension JSONSerializerFactory: ResponseDecoderFactory {
-    /// A ``JSONResponseDecoder`` with `JSONDecoder`'s default strategies and the parsing options and media ranges
-    /// of `configuration` (the options of ``optionSchema``).
-    ///
-    /// - Throws: `SerializationError` with code `unknownOption` or `invalidOption` for options the schema does not
-    ///   allow.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
-        try SerializerOption.validate(configuration, against: optionSchema, for: id)
-        let options = try options(from: configuration)
-        return JSONResponseDecoder(
-            decoder: JSONValueDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges)
     }
 }

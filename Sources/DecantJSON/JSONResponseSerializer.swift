@@ -15,14 +15,9 @@ public import DecantCore
 /// var chain = ResponseChain(JSONResponseSerializer(options: JSONParsingOptions(removesKeysWithNullValues: true)))
 /// let body = try chain.serialize(response)   // `null` for 204, HEAD and empty bodies
 /// ```
-public struct JSONResponseSerializer: ResponseSerializer {
-    /// The media ranges accepted by default: `application/json`, `text/json`, `text/javascript` and `*/*+json`.
-    public static let defaultMediaRanges: [MediaRange] = [
-        MediaRange(.exact(type: "application", subtype: "json")),
-        MediaRange(.exact(type: "text", subtype: "json")),
-        MediaRange(.exact(type: "text", subtype: "javascript")),
-        MediaRange(.suffix(type: nil, suffix: "json")),
-    ]
+public struct JSONResponseSerializer: ResponseSerializer, FormatComponent {
+    /// The `json` format.
+    public static var format: MediaFormat { .json }
 
     /// How bodies are parsed, and the empty value.
     public var options: JSONParsingOptions {
@@ -31,20 +26,17 @@ public struct JSONResponseSerializer: ResponseSerializer {
     }
     /// The parser, built once.
     private var parser: JSONParser
-    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    /// The media ranges accepted; the format's unless set.
     public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
     public init(
         options: JSONParsingOptions = JSONParsingOptions(),
-        mediaRanges: [MediaRange] = JSONResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.json.mediaRanges
     ) {
         self.parser = JSONParser(options: options)
         self.mediaRanges = mediaRanges
     }
-
-    /// `json`.
-    public var id: SerializerID { "json" }
 
     /// `true`: JSON allows whitespace around its value (RFC 8259 §2), so a body of only whitespace is an empty body.
     public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
@@ -80,7 +72,7 @@ public struct JSONSerializerFactory: SerializerFactory {
         /// Creates options.
         public init(
             parsing: JSONParsingOptions = JSONParsingOptions(),
-            mediaRanges: [MediaRange] = JSONResponseSerializer.defaultMediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.json.mediaRanges
         ) {
             self.parsing = parsing
             self.mediaRanges = mediaRanges
@@ -89,17 +81,6 @@ public struct JSONSerializerFactory: SerializerFactory {
 
     /// Creates the factory.
     public init() {}
-
-    /// `json`.
-    public var id: SerializerID { "json" }
-
-    /// What the serializer does.
-    public var summary: String {
-        "Parses JSON (RFC 8259; UTF-8, UTF-16 or UTF-32) into a JSONValue with key order and exact numbers."
-    }
-
-    /// The default ranges: `application/json`, `text/json`, `text/javascript`, `*/*+json`.
-    public var mediaRanges: [MediaRange] { JSONResponseSerializer.defaultMediaRanges }
 
     /// The options, each said once: the schema and the reading of configuration options are derived from them.
     public var optionKeys: [OptionKey<Options>] {
@@ -123,17 +104,31 @@ public struct JSONSerializerFactory: SerializerFactory {
                 "emptyValue", .any, summary: "The value of an empty response.",
                 defaultValue: { ConfigurationValue($0.parsing.emptyValue) },
                 apply: { value, options, _ in options.parsing.emptyValue = JSONValue(value) }),
-            .mediaRanges(\.mediaRanges, example: "application/json"),
+            .mediaRanges(\.mediaRanges),
         ]
     }
 
-    /// The defaults of ``JSONParsingOptions`` and ``JSONResponseSerializer/defaultMediaRanges``.
+    /// The defaults of ``JSONParsingOptions`` and the format's media ranges.
     public var defaultOptions: Options { Options() }
 
     /// Builds a ``JSONResponseSerializer``.
     public func makeSerializer(options: Options) -> JSONResponseSerializer {
         JSONResponseSerializer(options: options.parsing, mediaRanges: options.mediaRanges)
     }
+
+    /// A ``JSONResponseDecoder`` with `JSONDecoder`'s default strategies and the options' parsing options and media
+    /// ranges.
+    public func makeDecoder(options: Options) -> (any ResponseDecoder)? {
+        JSONResponseDecoder(
+            decoder: JSONValueDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges)
+    }
+}
+
+extension MediaFormat {
+    /// JSON (RFC 8259): id `json`; `application/json`, `text/json`, `text/javascript` and every `+json` type.
+    public static let json = MediaFormat(
+        id: "json", mediaRanges: ["application/json", "text/json", "text/javascript", "*/*+json"],
+        summary: "Parses JSON (RFC 8259; UTF-8, UTF-16 or UTF-32) into a JSONValue with key order and exact numbers.")
 }
 
 extension ConfigurationValue {

@@ -1,30 +1,23 @@
 public import DecantCore
 
 /// Parses binary, XML and OpenStep property list bodies into a ``PropertyListValue`` (id `propertyList`).
-public struct PropertyListResponseSerializer: ResponseSerializer {
+public struct PropertyListResponseSerializer: ResponseSerializer, FormatComponent {
+    /// The `propertyList` format.
+    public static var format: MediaFormat { .propertyList }
+
     /// The format and limits.
     public var options: PropertyListParsingOptions
-    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    /// The media ranges accepted; the format's unless set.
     public var mediaRanges: [MediaRange]
-
-    /// `application/x-plist` (AFNetworking's), `application/x-bplist` and `application/plist`.
-    public static let defaultMediaRanges: [MediaRange] = [
-        MediaRange(.exact(type: "application", subtype: "x-plist")),
-        MediaRange(.exact(type: "application", subtype: "x-bplist")),
-        MediaRange(.exact(type: "application", subtype: "plist")),
-    ]
 
     /// A serializer with `options`, accepting `mediaRanges`.
     public init(
         options: PropertyListParsingOptions = PropertyListParsingOptions(),
-        mediaRanges: [MediaRange] = PropertyListResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.propertyList.mediaRanges
     ) {
         self.options = options
         self.mediaRanges = mediaRanges
     }
-
-    /// `propertyList`.
-    public var id: SerializerID { "propertyList" }
 
     /// `true`: XML and OpenStep property lists allow whitespace around their value, so a body of only whitespace is an
     /// empty body.
@@ -38,4 +31,12 @@ public struct PropertyListResponseSerializer: ResponseSerializer {
             throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
+}
+
+extension MediaFormat {
+    /// Binary, XML and OpenStep property lists: id `propertyList`; `application/x-plist` (AFNetworking's),
+    /// `application/x-bplist` and `application/plist`.
+    public static let propertyList = MediaFormat(
+        id: "propertyList", mediaRanges: ["application/x-plist", "application/x-bplist", "application/plist"],
+        summary: "Parses binary, XML and OpenStep property lists with Decant's own bounded readers.")
 }

@@ -13,7 +13,7 @@ public struct PropertyListSerializerFactory: SerializerFactory {
         /// Options with the given parsing options and media ranges.
         public init(
             parsing: PropertyListParsingOptions = PropertyListParsingOptions(),
-            mediaRanges: [MediaRange] = PropertyListResponseSerializer.defaultMediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.propertyList.mediaRanges
         ) {
             self.parsing = parsing
             self.mediaRanges = mediaRanges
@@ -28,16 +28,8 @@ public struct PropertyListSerializerFactory: SerializerFactory {
         self.defaultOptions = defaultOptions
     }
 
-    /// `propertyList`.
-    public var id: SerializerID { "propertyList" }
-
-    /// A one-line description for registry listings.
-    public var summary: String {
-        "Parses binary, XML and OpenStep property lists with Decant's own bounded readers."
-    }
-
-    /// The default options' media ranges.
-    public var mediaRanges: [MediaRange] { defaultOptions.mediaRanges }
+    /// The `propertyList` format, claiming the default options' media ranges.
+    public var format: MediaFormat { .propertyList.claiming(defaultOptions.mediaRanges) }
 
     /// `format`, `maxDepth`, `maxObjects`, `maxValueBytes` and `mediaRanges`, each said once: the schema and the
     /// reading of configuration options are derived from them.
@@ -56,7 +48,7 @@ public struct PropertyListSerializerFactory: SerializerFactory {
                 "maxValueBytes", \.parsing.maxValueBytes, in: 1...Int.max,
                 summary: "The most string and data bytes a result may hold, counting every reference to a shared "
                     + "binary object."),
-            .mediaRanges(\.mediaRanges, example: "application/x-plist"),
+            .mediaRanges(\.mediaRanges),
         ]
     }
 
@@ -65,14 +57,9 @@ public struct PropertyListSerializerFactory: SerializerFactory {
         PropertyListResponseSerializer(options: options.parsing, mediaRanges: options.mediaRanges)
     }
 
-    /// A ``PropertyListResponseDecoder`` with the configured options.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
-        try SerializerOption.validate(configuration, against: optionSchema, for: id)
-        let options = try options(from: configuration)
-        return PropertyListResponseDecoder(
-            decoder: PropertyListValueDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges
-        )
+    /// A ``PropertyListResponseDecoder`` with `options`.
+    public func makeDecoder(options: Options) -> (any ResponseDecoder)? {
+        PropertyListResponseDecoder(
+            decoder: PropertyListValueDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges)
     }
 }
-
-extension PropertyListSerializerFactory: ResponseDecoderFactory {}

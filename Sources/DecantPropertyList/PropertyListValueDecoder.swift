@@ -68,7 +68,10 @@ public struct PropertyListValueDecoder: Sendable {
 
 /// Decodes `Decodable` values from property list response bodies (what `SerializerRegistry.decode` uses for
 /// `propertyList`).
-public struct PropertyListResponseDecoder: ResponseDecoder {
+public struct PropertyListResponseDecoder: ResponseDecoder, FormatComponent {
+    /// The `propertyList` format.
+    public static var format: MediaFormat { .propertyList }
+
     /// The value decoder, with its parsing options.
     public var decoder: PropertyListValueDecoder
     /// The media ranges accepted.
@@ -77,14 +80,11 @@ public struct PropertyListResponseDecoder: ResponseDecoder {
     /// A response decoder using `decoder`, accepting `mediaRanges`.
     public init(
         decoder: PropertyListValueDecoder = PropertyListValueDecoder(),
-        mediaRanges: [MediaRange] = PropertyListResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.propertyList.mediaRanges
     ) {
         self.decoder = decoder
         self.mediaRanges = mediaRanges
     }
-
-    /// `propertyList`.
-    public var id: SerializerID { "propertyList" }
 
     /// `true`: XML and OpenStep property lists allow whitespace around their value, so a body of only whitespace is an
     /// empty body.

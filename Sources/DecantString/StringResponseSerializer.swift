@@ -22,14 +22,14 @@ public import DecantCore
 ///
 /// Its empty value (for 204, `HEAD`, an empty body when the chain's empty-body policy asks for one) is an empty
 /// `DecodedText`.
-public struct StringResponseSerializer: ResponseSerializer {
+public struct StringResponseSerializer: ResponseSerializer, FormatComponent {
+    /// The `string` format.
+    public static var format: MediaFormat { .string }
+
     /// How the body becomes text: the default encoding, strict or replacement mode, unknown-label policy.
     public var pipeline: CharsetPipeline
     /// The media ranges accepted; `text/*` by default.
     public var mediaRanges: [MediaRange]
-
-    /// The default ranges: `text/*`.
-    public static let defaultMediaRanges: [MediaRange] = [MediaRange(.type("text"))]
 
     /// Creates the serializer.
     ///
@@ -38,14 +38,11 @@ public struct StringResponseSerializer: ResponseSerializer {
     ///   - mediaRanges: The media ranges accepted; `text/*` by default.
     public init(
         pipeline: CharsetPipeline = CharsetPipeline(),
-        mediaRanges: [MediaRange] = StringResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.string.mediaRanges
     ) {
         self.pipeline = pipeline
         self.mediaRanges = mediaRanges
     }
-
-    /// `string`.
-    public var id: SerializerID { "string" }
 
     /// Decodes the body with ``pipeline``, using the response's `Content-Type`.
     ///
@@ -69,4 +66,11 @@ public struct StringResponseSerializer: ResponseSerializer {
             text: "", encoding: pipeline.fallbackEncoding(for: mediaType),
             source: .fallbackAfterUnknownLabel(label: label))
     }
+}
+
+extension MediaFormat {
+    /// Text decoded to a string by the WHATWG Encoding charset pipeline: id `string`, `text/*`.
+    public static let string = MediaFormat(
+        id: "string", mediaRanges: ["text/*"],
+        summary: "Decodes text bodies to a string by BOM, charset parameter (WHATWG labels) or default encoding.")
 }

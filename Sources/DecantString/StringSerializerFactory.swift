@@ -26,7 +26,7 @@ public struct StringSerializerFactory: SerializerFactory {
         /// Creates options; the defaults are UTF-8, replacement mode and `text/*`.
         public init(
             pipeline: CharsetPipeline = CharsetPipeline(),
-            mediaRanges: [MediaRange] = StringResponseSerializer.defaultMediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.string.mediaRanges
         ) {
             self.pipeline = pipeline
             self.mediaRanges = mediaRanges
@@ -49,16 +49,9 @@ public struct StringSerializerFactory: SerializerFactory {
         self.defaultOptions = defaultOptions
     }
 
-    /// `string`.
-    public var id: SerializerID { "string" }
-
-    /// What the serializer does.
-    public var summary: String {
-        "Decodes text bodies to a string by BOM, charset parameter (WHATWG labels) or default encoding."
-    }
-
-    /// The default options' media ranges: `text/*` unless the factory was created with others.
-    public var mediaRanges: [MediaRange] { defaultOptions.mediaRanges }
+    /// The `string` format, claiming the default options' media ranges: `text/*` unless the factory was created
+    /// with others.
+    public var format: MediaFormat { .string.claiming(defaultOptions.mediaRanges) }
 
     /// `defaultEncoding`, `mode`, `unknownLabelIsError` and `mediaRanges`. `mode` also sets `unknownLabelIsError`
     /// (on in strict mode), so that option has no fixed default; a configured `unknownLabelIsError` wins, since keys
@@ -96,7 +89,7 @@ public struct StringSerializerFactory: SerializerFactory {
             ) { value, options, _ in
                 if case .bool(let isError) = value { options.pipeline.unknownLabelIsError = isError }
             },
-            .mediaRanges(\.mediaRanges, example: "text/*"),
+            .mediaRanges(\.mediaRanges),
         ]
     }
 

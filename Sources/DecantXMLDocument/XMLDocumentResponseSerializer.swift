@@ -7,31 +7,23 @@ public import DecantXMLParser
 /// let tree = try XMLDocumentResponseSerializer().serialize(response)
 /// let titles = try tree.strings(at: "/rss/channel/item/title")
 /// ```
-public struct XMLDocumentResponseSerializer: ResponseSerializer {
+public struct XMLDocumentResponseSerializer: ResponseSerializer, FormatComponent {
+    /// The `xmlDocument` format.
+    public static var format: MediaFormat { .xmlDocument }
+
     /// Namespace handling and limits.
     public var options: XMLParsingOptions
-    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    /// The media ranges accepted; the format's unless set.
     public var mediaRanges: [MediaRange]
-
-    /// `application/xml`, `text/xml` and every `+xml` type (`*/*+xml`, such as `application/atom+xml` or
-    /// `image/svg+xml`).
-    public static let defaultMediaRanges: [MediaRange] = [
-        MediaRange(.exact(type: "application", subtype: "xml")),
-        MediaRange(.exact(type: "text", subtype: "xml")),
-        MediaRange(.suffix(type: nil, suffix: "xml")),
-    ]
 
     /// A serializer with `options`, accepting `mediaRanges`.
     public init(
         options: XMLParsingOptions = XMLParsingOptions(),
-        mediaRanges: [MediaRange] = XMLDocumentResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.xmlDocument.mediaRanges
     ) {
         self.options = options
         self.mediaRanges = mediaRanges
     }
-
-    /// `xmlDocument`.
-    public var id: SerializerID { "xmlDocument" }
 
     /// `true`: XML allows whitespace around its root element, so a body of only whitespace is an empty body.
     public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
@@ -61,4 +53,13 @@ public struct XMLDocumentResponseSerializer: ResponseSerializer {
             throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
+}
+
+extension MediaFormat {
+    /// XML parsed into an ``XMLTree``: id `xmlDocument`; the media ranges of the `xmlParser` format it is built on
+    /// (`application/xml`, `text/xml` and every `+xml` type, such as `application/atom+xml` or `image/svg+xml`).
+    public static let xmlDocument = MediaFormat(
+        id: "xmlDocument", mediaRanges: MediaFormat.xmlParser.mediaRanges,
+        summary:
+            "Parses XML with Decant's own bounded parser into an immutable tree with path queries and Canonical XML.")
 }

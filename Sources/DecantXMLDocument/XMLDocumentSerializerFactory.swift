@@ -14,7 +14,7 @@ public struct XMLDocumentSerializerFactory: SerializerFactory {
         /// Options with the given parsing options and media ranges.
         public init(
             parsing: XMLParsingOptions = XMLParsingOptions(),
-            mediaRanges: [MediaRange] = XMLDocumentResponseSerializer.defaultMediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.xmlDocument.mediaRanges
         ) {
             self.parsing = parsing
             self.mediaRanges = mediaRanges
@@ -29,21 +29,13 @@ public struct XMLDocumentSerializerFactory: SerializerFactory {
         self.defaultOptions = defaultOptions
     }
 
-    /// `xmlDocument`.
-    public var id: SerializerID { "xmlDocument" }
-
-    /// A one-line description for registry listings.
-    public var summary: String {
-        "Parses XML with Decant's own bounded parser into an immutable tree with path queries and Canonical XML."
-    }
-
-    /// The default options' media ranges.
-    public var mediaRanges: [MediaRange] { defaultOptions.mediaRanges }
+    /// The `xmlDocument` format, claiming the default options' media ranges.
+    public var format: MediaFormat { .xmlDocument.claiming(defaultOptions.mediaRanges) }
 
     /// The parser's options (`XMLParsingOptions.optionKeys(at:)`) and `mediaRanges`, each said once: the schema and
     /// the reading of configuration options are derived from them.
     public var optionKeys: [OptionKey<Options>] {
-        XMLParsingOptions.optionKeys(at: \.parsing) + [.mediaRanges(\.mediaRanges, example: "application/xml")]
+        XMLParsingOptions.optionKeys(at: \.parsing) + [.mediaRanges(\.mediaRanges)]
     }
 
     /// A serializer with `options`.

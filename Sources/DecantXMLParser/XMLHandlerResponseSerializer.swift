@@ -11,7 +11,7 @@ public struct XMLHandlerResponseSerializer<Handler: XMLHandler>: ResponseSeriali
     public let makeHandler: @Sendable () -> Handler
     /// Limits and namespace handling.
     public var options: XMLParsingOptions
-    /// The media ranges accepted; `XMLParserResponseSerializer.defaultMediaRanges` unless set.
+    /// The media ranges accepted; `MediaFormat.xmlParser.mediaRanges` unless set.
     public var mediaRanges: [MediaRange]
     /// The id used in errors and traces; `xmlHandler` unless set.
     public var id: SerializerID
@@ -19,7 +19,7 @@ public struct XMLHandlerResponseSerializer<Handler: XMLHandler>: ResponseSeriali
     /// A serializer that runs a handler from `makeHandler` over each body.
     public init(
         options: XMLParsingOptions = XMLParsingOptions(),
-        mediaRanges: [MediaRange] = XMLParserResponseSerializer.defaultMediaRanges,
+        mediaRanges: [MediaRange] = MediaFormat.xmlParser.mediaRanges,
         id: SerializerID = "xmlHandler",
         makeHandler: @escaping @Sendable () -> Handler
     ) {

@@ -6,33 +6,26 @@ public import DecantCore
 /// By default nothing is parsed in ``serialize(_:)``: the caller runs the parser. With ``parsesEagerly`` the body is
 /// parsed once during ``serialize(_:)``, so a malformed body fails in the chain, with the response attached to the
 /// error, instead of later.
-public struct XMLParserResponseSerializer: ResponseSerializer {
+public struct XMLParserResponseSerializer: ResponseSerializer, FormatComponent {
+    /// The `xmlParser` format.
+    public static var format: MediaFormat { .xmlParser }
+
     /// Limits and namespace handling of the parsers this serializer returns.
     public var options: XMLParsingOptions
     /// Whether ``serialize(_:)`` parses the body once to surface errors. Defaults to `false`.
     public var parsesEagerly: Bool
-    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    /// The media ranges accepted; the format's unless set.
     public var mediaRanges: [MediaRange]
-
-    /// `application/xml`, `text/xml` and every `+xml` type (`*/*+xml`, RFC 7303 §4.1, RFC 6839).
-    public static let defaultMediaRanges: [MediaRange] = [
-        MediaRange(.exact(type: "application", subtype: "xml")),
-        MediaRange(.exact(type: "text", subtype: "xml")),
-        MediaRange(.suffix(type: nil, suffix: "xml")),
-    ]
 
     /// A serializer with `options`, accepting `mediaRanges`.
     public init(
         options: XMLParsingOptions = XMLParsingOptions(), parsesEagerly: Bool = false,
-        mediaRanges: [MediaRange] = XMLParserResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.xmlParser.mediaRanges
     ) {
         self.options = options
         self.parsesEagerly = parsesEagerly
         self.mediaRanges = mediaRanges
     }
-
-    /// `xmlParser`.
-    public var id: SerializerID { "xmlParser" }
 
     /// `true`: XML allows whitespace around its root element, so a body of only whitespace is an empty body.
     public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
@@ -56,4 +49,13 @@ public struct XMLParserResponseSerializer: ResponseSerializer {
         }
         return parser
     }
+}
+
+extension MediaFormat {
+    /// XML returned as a ready-to-run streaming parser: id `xmlParser`; `application/xml`, `text/xml` and every `+xml`
+    /// type (RFC 7303 §4.1, RFC 6839).
+    public static let xmlParser = MediaFormat(
+        id: "xmlParser", mediaRanges: ["application/xml", "text/xml", "*/*+xml"],
+        summary:
+            "Returns a ready-to-run streaming XML parser (Decant's own, bounded, never fetching external entities).")
 }

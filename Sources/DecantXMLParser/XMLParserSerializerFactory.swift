@@ -15,7 +15,7 @@ public struct XMLParserSerializerFactory: SerializerFactory {
         /// Options with the given parts.
         public init(
             parsing: XMLParsingOptions = XMLParsingOptions(), parsesEagerly: Bool = false,
-            mediaRanges: [MediaRange] = XMLParserResponseSerializer.defaultMediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.xmlParser.mediaRanges
         ) {
             self.parsing = parsing
             self.parsesEagerly = parsesEagerly
@@ -31,16 +31,8 @@ public struct XMLParserSerializerFactory: SerializerFactory {
         self.defaultOptions = defaultOptions
     }
 
-    /// `xmlParser`.
-    public var id: SerializerID { "xmlParser" }
-
-    /// A one-line description for registry listings.
-    public var summary: String {
-        "Returns a ready-to-run streaming XML parser (Decant's own, bounded, never fetching external entities)."
-    }
-
-    /// The default options' media ranges.
-    public var mediaRanges: [MediaRange] { defaultOptions.mediaRanges }
+    /// The `xmlParser` format, claiming the default options' media ranges.
+    public var format: MediaFormat { .xmlParser.claiming(defaultOptions.mediaRanges) }
 
     /// The parsing options (`XMLParsingOptions.optionKeys(at:)`), `parsesEagerly` and `mediaRanges`, each said once:
     /// the schema and the reading of configuration options are derived from them.
@@ -49,7 +41,7 @@ public struct XMLParserSerializerFactory: SerializerFactory {
             .bool(
                 "parsesEagerly", \.parsesEagerly,
                 summary: "Parses the body during serialization so errors surface in the chain with the response."),
-            .mediaRanges(\.mediaRanges, example: "application/xml"),
+            .mediaRanges(\.mediaRanges),
         ]
     }
 

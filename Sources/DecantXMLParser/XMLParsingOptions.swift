@@ -207,7 +207,7 @@ extension XMLParsingOptions {
     ///
     /// ```swift
     /// var optionKeys: [OptionKey<Options>] {
-    ///     XMLParsingOptions.optionKeys(at: \.parsing) + [.mediaRanges(\.mediaRanges, example: "application/xml")]
+    ///     XMLParsingOptions.optionKeys(at: \.parsing) + [.mediaRanges(\.mediaRanges)]
     /// }
     /// ```
     public static func optionKeys<Options: Sendable>(

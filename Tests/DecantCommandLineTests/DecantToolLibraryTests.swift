@@ -17,9 +17,11 @@ import Testing
     }
 
     struct ShoutFactory: SerializerFactory {
-        var id: SerializerID { "test.shout" }
-        var summary: String { "Upper-cases application/x-shout bodies." }
-        var mediaRanges: [MediaRange] { [MediaRange(.exact(type: "application", subtype: "x-shout"))] }
+        var format: MediaFormat {
+            MediaFormat(
+                id: "test.shout", mediaRanges: [MediaRange(.exact(type: "application", subtype: "x-shout"))],
+                summary: "Upper-cases application/x-shout bodies.")
+        }
         var optionSchema: [SerializerOption] { [] }
         var defaultOptions: Bool { true }
         func options(from configuration: ConfigurationOptions) throws -> Bool { true }

@@ -388,9 +388,10 @@ import Testing
 
     /// ``IntegerSerializer`` for `application/json`, as a factory.
     struct IntegerFactory: SerializerFactory {
-        var id: SerializerID { "integer" }
-        var summary: String { "Decimal digits (tests)." }
-        var mediaRanges: [MediaRange] { [MediaRange("application/json")] }
+        var format: MediaFormat {
+            MediaFormat(
+                id: "integer", mediaRanges: [MediaRange("application/json")], summary: "Decimal digits (tests).")
+        }
         func makeSerializer(options: Void) -> IntegerSerializer { IntegerSerializer(ranges: mediaRanges) }
     }
 

@@ -16,10 +16,10 @@ import Testing
     }
 
     struct LinesFactory: SerializerFactory {
+        var format: MediaFormat {
+            MediaFormat(id: "acme.lines", mediaRanges: ["text/x-lines"], summary: "Lines (tests).")
+        }
         var defaults = Options()
-        var id: SerializerID { "acme.lines" }
-        var summary: String { "Lines (tests)." }
-        var mediaRanges: [MediaRange] { ["text/x-lines"] }
         var defaultOptions: Options { defaults }
         var optionKeys: [OptionKey<Options>] {
             [
@@ -89,10 +89,10 @@ import Testing
     }
 
     struct DependentFactory: SerializerFactory {
+        var format: MediaFormat {
+            MediaFormat(id: "acme.dependent", mediaRanges: ["text/x-lines"], summary: "Dependent options (tests).")
+        }
         var defaults = Dependent()
-        var id: SerializerID { "acme.dependent" }
-        var summary: String { "Dependent options (tests)." }
-        var mediaRanges: [MediaRange] { ["text/x-lines"] }
         var defaultOptions: Dependent { defaults }
         var optionKeys: [OptionKey<Dependent>] {
             [

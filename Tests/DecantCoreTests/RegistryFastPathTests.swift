@@ -11,8 +11,9 @@ import Testing
     struct BrokenFactory: SerializerFactory {
         var id: SerializerID
         var ranges: [String]
-        var summary: String { "Never builds (tests)." }
-        var mediaRanges: [MediaRange] { ranges.map { MediaRange($0)! } }
+        var format: MediaFormat {
+            MediaFormat(id: id, mediaRanges: ranges.map { MediaRange($0)! }, summary: "Broken on purpose (tests).")
+        }
         var defaultOptions: Void { () }
         func options(from configuration: ConfigurationOptions) throws {}
         func makeSerializer(options: Void) throws -> TaggingSerializer {
@@ -25,8 +26,9 @@ import Testing
         var id: SerializerID
         var claimed: [String]
         var accepted: [String]
-        var summary: String { "Claims more than its serializer accepts (tests)." }
-        var mediaRanges: [MediaRange] { claimed.map { MediaRange($0)! } }
+        var format: MediaFormat {
+            MediaFormat(id: id, mediaRanges: claimed.map { MediaRange($0)! }, summary: "Narrows its ranges (tests).")
+        }
         var defaultOptions: Void { () }
         func options(from configuration: ConfigurationOptions) throws {}
         func makeSerializer(options: Void) -> TaggingSerializer {
@@ -312,10 +314,10 @@ import Testing
             }
         }
         struct Wrapper: SerializerFactory {
+            var format: MediaFormat {
+                MediaFormat(id: serializer.id, mediaRanges: serializer.mediaRanges, summary: "Counts calls (tests).")
+            }
             let serializer: AnyResponseSerializer<String>
-            var id: SerializerID { serializer.id }
-            var summary: String { "Counts calls (tests)." }
-            var mediaRanges: [MediaRange] { serializer.mediaRanges }
             var defaultOptions: Void { () }
             func options(from configuration: ConfigurationOptions) throws {}
             func makeSerializer(options: Void) -> AnyResponseSerializer<String> { serializer }

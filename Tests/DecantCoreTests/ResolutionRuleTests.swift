@@ -36,10 +36,10 @@ import Testing
 
     /// Installs `serializer` under its own id and ranges.
     struct FixedFactory<Serializer: ResponseSerializer>: SerializerFactory {
+        var format: MediaFormat {
+            MediaFormat(id: serializer.id, mediaRanges: serializer.mediaRanges, summary: "A fixed serializer (tests).")
+        }
         let serializer: Serializer
-        var id: SerializerID { serializer.id }
-        var summary: String { "A fixed serializer (tests)." }
-        var mediaRanges: [MediaRange] { serializer.mediaRanges }
         func makeSerializer(options: Void) -> Serializer { serializer }
     }
 
@@ -181,9 +181,11 @@ import Testing
     @Test func existentialOutputIsCheckedWhenProduced() throws {
         // A closure serializer erased to `any Sendable` says nothing about its values until it produces one.
         struct ErasedFactory: SerializerFactory {
-            var id: SerializerID { "erased" }
-            var summary: String { "Produces an Int behind `any Sendable` (tests)." }
-            var mediaRanges: [MediaRange] { [MediaRange("text/plain")] }
+            var format: MediaFormat {
+                MediaFormat(
+                    id: "erased", mediaRanges: [MediaRange("text/plain")],
+                    summary: "Produces an Int behind `any Sendable` (tests).")
+            }
             func makeSerializer(options: Void) -> AnyResponseSerializer<any Sendable> {
                 AnyResponseSerializer<any Sendable>(id: "erased", mediaRanges: mediaRanges) { _ in 42 }
             }

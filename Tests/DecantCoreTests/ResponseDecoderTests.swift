@@ -17,14 +17,34 @@ struct FoundationJSONTestDecoder: ResponseDecoder {
     }
 }
 
-struct DecodingTestFactory: ResponseDecoderFactory {
-    var id: SerializerID { "testJSON" }
-    var summary: String { "Foundation-backed JSON for tests." }
-    var mediaRanges: [MediaRange] { FoundationJSONTestDecoder().mediaRanges }
-    func makeSerializer(options: Void) -> DataResponseSerializer { DataResponseSerializer() }
-    func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
-        FoundationJSONTestDecoder()
+struct DecodingTestFactory: SerializerFactory {
+    var format: MediaFormat {
+        MediaFormat(
+            id: "testJSON", mediaRanges: FoundationJSONTestDecoder().mediaRanges,
+            summary: "Foundation-backed JSON for tests.")
     }
+    func makeSerializer(options: Void) -> DataResponseSerializer { DataResponseSerializer() }
+    func makeDecoder(options: Void) -> (any ResponseDecoder)? { FoundationJSONTestDecoder() }
+}
+
+/// A format whose decoder cannot be built: the registry must keep the error and report it, never drop the format.
+struct BrokenDecoderFactory: SerializerFactory {
+    var format: MediaFormat {
+        MediaFormat(id: "brokenDecoder", mediaRanges: ["application/x-broken"], summary: "Fails to build (tests).")
+    }
+    func makeSerializer(options: Void) -> DataResponseSerializer { DataResponseSerializer() }
+    func makeDecoder(options: Void) throws -> (any ResponseDecoder)? {
+        throw SerializationError(code: .invalidOption, message: "The decoder needs a schema file that is missing.")
+    }
+}
+
+/// A format whose decoder says other ranges (and another id) than the format: the registry decodes under the format's.
+struct NarrowDecoderFactory: SerializerFactory {
+    var format: MediaFormat {
+        MediaFormat(id: "wideJSON", mediaRanges: ["application/*"], summary: "A decoder narrower than its format.")
+    }
+    func makeSerializer(options: Void) -> DataResponseSerializer { DataResponseSerializer() }
+    func makeDecoder(options: Void) -> (any ResponseDecoder)? { FoundationJSONTestDecoder() }
 }
 
 @Suite struct ResponseDecoderTests {
@@ -43,6 +63,34 @@ struct DecodingTestFactory: ResponseDecoderFactory {
     @Test func decodesWithTheDecoderOfTheResolvedFormat() throws {
         let response = Response.make(type: "application/vnd.api+json", body: #"{"id": 7, "name": "Ada"}"#)
         #expect(try Self.registry.decode(User.self, from: response) == User(id: 7, name: "Ada"))
+    }
+
+    @Test func aDecoderThatFailedToBuildIsReportedWithItsError() throws {
+        let registry = SerializerRegistry(
+            modules: [SerializerModule(name: "Broken", factories: [BrokenDecoderFactory()])])
+        let entry = try #require(registry.entry(for: "brokenDecoder"))
+        #expect(entry.decoderBuildError?.message.contains("schema file") == true)
+        #expect(entry.capabilities == [.value])
+        let error = #expect(throws: SerializationError.self) {
+            try registry.decode(User.self, from: .make(type: "application/x-broken", body: "{}"))
+        }
+        #expect(error?.code == .invalidOption)
+        #expect(error?.message.contains("'brokenDecoder' would decode User") == true)
+        #expect(error?.message.contains("schema file that is missing") == true)
+    }
+
+    @Test func decodingGoesByTheFormatsRangesAndIdWhateverTheDecoderSays() throws {
+        let registry = SerializerRegistry(
+            modules: [SerializerModule(name: "Wide", factories: [NarrowDecoderFactory()])])
+        #expect(registry.entry(for: "wideJSON")?.capabilities == [.value, .decodable])
+        // The decoder itself claims only JSON types; the format claims application/*, so resolution and decoding
+        // agree on application/x-user.
+        let response = Response.make(type: "application/x-user", body: #"{"id": 1, "name": "Grace"}"#)
+        #expect(try registry.decode(User.self, from: response) == User(id: 1, name: "Grace"))
+        let error = #expect(throws: SerializationError.self) {
+            try registry.decode(User.self, from: .make(type: "application/x-user", body: "[1]"))
+        }
+        #expect(error?.serializerID == "wideJSON")
     }
 
     @Test func emptyResponsesDecodeToOptionalsAndEmptyResponse() throws {

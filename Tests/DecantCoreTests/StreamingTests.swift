@@ -283,9 +283,10 @@ private let head = Response(status: 200, headers: ["Content-Type": "text/x-lines
 }
 
 private struct LinesFactory: SerializerFactory {
-    var id: SerializerID { "test.lines" }
-    var summary: String { "Lines, for the streaming tests." }
-    var mediaRanges: [MediaRange] { [MediaRange("text/x-lines")] }
+    var format: MediaFormat {
+        MediaFormat(
+            id: "test.lines", mediaRanges: [MediaRange("text/x-lines")], summary: "Lines, for the streaming tests.")
+    }
     var defaultOptions: Void { () }
     func makeSerializer(options: Void) throws -> LinesSerializer { LinesSerializer() }
     func options(from configuration: ConfigurationOptions) throws {}

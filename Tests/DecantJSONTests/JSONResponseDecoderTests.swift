@@ -107,11 +107,11 @@ import Testing
 
     @Test func factoryBuildsTheDecoderFromConfiguration() throws {
         let factory = JSONSerializerFactory()
-        let plain = try #require(try factory.makeResponseDecoder(configuration: [:]) as? JSONResponseDecoder)
+        let plain = try #require(try factory.makeDecoder(configuration: [:]) as? JSONResponseDecoder)
         #expect(plain.id == "json")
-        #expect(plain.mediaRanges == JSONResponseSerializer.defaultMediaRanges)
+        #expect(plain.mediaRanges == MediaFormat.json.mediaRanges)
         let configured = try #require(
-            try factory.makeResponseDecoder(
+            try factory.makeDecoder(
                 configuration: [
                     "removesKeysWithNullValues": true, "maxDepth": 3, "mediaRanges": ["application/x-user"],
                 ]
@@ -120,11 +120,11 @@ import Testing
         #expect(configured.decoder.parsingOptions.maxDepth == 3)
         #expect(configured.mediaRanges.map(\.description) == ["application/x-user"])
         let unknown = #expect(throws: SerializationError.self) {
-            try factory.makeResponseDecoder(configuration: ["keyDecodingStrategy": "snake"])
+            try factory.makeDecoder(configuration: ["keyDecodingStrategy": "snake"])
         }
         #expect(unknown?.code == .unknownOption)
         let invalid = #expect(throws: SerializationError.self) {
-            try factory.makeResponseDecoder(configuration: ["maxDepth": "deep"])
+            try factory.makeDecoder(configuration: ["maxDepth": "deep"])
         }
         #expect(invalid?.code == .invalidOption)
     }

@@ -162,7 +162,7 @@ import Testing
             try factory.makeSerializer(configuration: ["format": .string("json")])
         }
         #expect(wrong?.code == .invalidOption)
-        #expect(try factory.makeResponseDecoder(configuration: [:]) is PropertyListResponseDecoder)
+        #expect(try factory.makeDecoder(configuration: [:]) is PropertyListResponseDecoder)
         #expect(SerializerModule.propertyList.name == "DecantPropertyList")
     }
 }

@@ -78,7 +78,7 @@ import Testing
         #expect(factory.optionSchema.map(\.name) == ["defaultEncoding", "mode", "unknownLabelIsError", "mediaRanges"])
         let serializer = try factory.makeSerializer(configuration: [:])
         #expect(serializer.pipeline == CharsetPipeline())
-        #expect(serializer.mediaRanges == StringResponseSerializer.defaultMediaRanges)
+        #expect(serializer.mediaRanges == MediaFormat.string.mediaRanges)
     }
 
     @Test(arguments: [

@@ -136,9 +136,9 @@ import Testing
 
 /// A factory that hands out one fixed serializer (tests).
 struct FixedFactory: SerializerFactory {
+    var format: MediaFormat {
+        MediaFormat(id: serializer.id, mediaRanges: serializer.mediaRanges, summary: "A fixed serializer (tests).")
+    }
     var serializer: AnyResponseSerializer<String>
-    var id: SerializerID { serializer.id }
-    var summary: String { "A fixed serializer (tests)." }
-    var mediaRanges: [MediaRange] { serializer.mediaRanges }
     func makeSerializer(options: Void) -> AnyResponseSerializer<String> { serializer }
 }

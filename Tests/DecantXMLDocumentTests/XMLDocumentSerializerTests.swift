@@ -36,9 +36,9 @@ import Testing
         #expect(registry.conflicts.isEmpty)
         let atom = try MediaType(parsing: "application/atom+xml")
         #expect(registry.resolve(atom).chosen?.id == "xmlDocument")
-        #expect(XMLDocumentSerializerFactory().mediaRanges == XMLDocumentResponseSerializer.defaultMediaRanges)
+        #expect(XMLDocumentSerializerFactory().mediaRanges == MediaFormat.xmlDocument.mediaRanges)
         #expect(
-            XMLDocumentResponseSerializer.defaultMediaRanges.map(\.description)
+            MediaFormat.xmlDocument.mediaRanges.map(\.description)
                 == ["application/xml", "text/xml", "*/*+xml"])
     }
 
@@ -53,7 +53,7 @@ import Testing
         #expect(serializer.mediaRanges == [MediaRange("application/x-custom+xml")])
         #expect(serializer.options == XMLParsingOptions())
         let defaults = try factory.makeSerializer(configuration: [:])
-        #expect(defaults.mediaRanges == XMLDocumentResponseSerializer.defaultMediaRanges)
+        #expect(defaults.mediaRanges == MediaFormat.xmlDocument.mediaRanges)
     }
 
     @Test func factoryPassesTheParsersOptionsThrough() throws {

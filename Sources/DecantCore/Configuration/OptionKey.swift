@@ -122,15 +122,17 @@ public struct OptionKey<Options: Sendable>: Sendable {
     }
 
     /// The `mediaRanges` option: the ranges the serializer accepts, stored at `keyPath`. An empty list is an
-    /// ``SerializationError/Code/invalidOption`` error whose message suggests `example`.
+    /// ``SerializationError/Code/invalidOption`` error whose message suggests `example` (by default the first of the
+    /// default ranges).
     public static func mediaRanges(
-        _ keyPath: any WritableKeyPath<Options, [MediaRange]> & Sendable, example: String
+        _ keyPath: any WritableKeyPath<Options, [MediaRange]> & Sendable, example: String? = nil
     ) -> OptionKey {
         OptionKey(
             "mediaRanges", .mediaRangeArray, summary: "The media ranges the serializer accepts.",
             defaultValue: { .array($0[keyPath: keyPath].map { .string($0.description) }) }
         ) { value, options, id throws(SerializationError) in
             let configuration: ConfigurationOptions = ["mediaRanges": value]
+            let example = example ?? options[keyPath: keyPath].first?.description ?? "text/plain"
             if let ranges = try configuration.mediaRangesOption(for: id, example: example) {
                 options[keyPath: keyPath] = ranges
             }

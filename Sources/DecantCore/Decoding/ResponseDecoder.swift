@@ -1,7 +1,7 @@
 /// Decodes `Decodable` types straight from a response body in one format, such as JSON or property lists.
 ///
 /// A format module provides one (for example a JSON decoder with `JSONDecoder`'s strategies) and returns it from its
-/// factory's ``ResponseDecoderFactory/makeResponseDecoder(configuration:)``, so that
+/// factory's ``SerializerFactory/makeDecoder(options:)``, so that
 /// ``SerializerRegistry/decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)`` can choose it by media type.
 public protocol ResponseDecoder: Sendable {
     /// The id of the format, such as `json`, used in errors and traces: its factory's ``SerializerFactory/id``.
@@ -22,12 +22,4 @@ public protocol ResponseDecoder: Sendable {
 extension ResponseDecoder {
     /// `false`: whitespace is content unless the format says otherwise.
     public func countsWhitespaceAsEmpty(for response: Response) -> Bool { false }
-
-    /// The decoder's ``id``.
-    @available(*, deprecated, renamed: "id")
-    public var decoderID: SerializerID { id }
-
-    /// The decoder's ``mediaRanges``.
-    @available(*, deprecated, renamed: "mediaRanges")
-    public var acceptedMediaRanges: [MediaRange] { mediaRanges }
 }

@@ -2,8 +2,9 @@ extension SerializerRegistry {
     /// Decodes a `T` from `response` with the decoder of the format its media type resolves to, behind the default
     /// validation (body size limit, acceptable statuses, empty-body policy).
     ///
-    /// The candidates are the installed serializers matching the media type, most specific first; the first whose
-    /// factory has a ``ResponseDecoder`` decodes. An empty response gives `T.emptyResponseValue` when `T` is
+    /// The candidates are the installed formats matching the media type, most specific first; the first whose
+    /// factory makes a ``ResponseDecoder`` (``SerializerFactory/makeDecoder(options:)``) decodes. A candidate whose
+    /// decoder failed to build at installation is reported as such, with the build error. An empty response gives `T.emptyResponseValue` when `T` is
     /// ``EmptyResponseDecodable`` (optionals and ``EmptyResponse`` are).
     ///
     /// - Throws: ``SerializationError``: ``SerializationError/Code/noSerializer`` when no installed format with
@@ -29,6 +30,15 @@ extension SerializerRegistry {
             let accepted = withDecoders.flatMap(\.mediaRanges).map(\.description).joined(separator: ", ")
             let type = resolution.mediaType.map { "the media type \($0.essence)" } ?? "a response without Content-Type"
             if let error = chain.statusValidation.error(for: response, serializer: compound) { throw error }
+            // A candidate whose decoder failed to build: its error, not "nothing can decode".
+            if let broken = resolution.candidates.lazy.compactMap({ self.entry(for: $0.id)?.decoderBuildError }).first {
+                throw SerializationError(
+                    code: broken.code,
+                    message: "The format '\(broken.serializerID.map(\.rawValue) ?? "?")' would decode \(T.self) from "
+                        + "\(type), but its decoder could not be built: \(broken.message)",
+                    mediaType: resolution.mediaType, serializerID: broken.serializerID,
+                    codingPath: broken.codingPath, underlying: broken, response: response)
+            }
             throw SerializationError(
                 code: .noSerializer,
                 message: "No installed format can decode \(T.self) from \(type); formats with Decodable support accept "

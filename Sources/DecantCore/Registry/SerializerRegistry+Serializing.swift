@@ -144,7 +144,7 @@ extension SerializerRegistry {
     func directSerializer(
         for response: Response, sniffing: SniffingPolicy, statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
     ) -> AnyResponseSerializer<any Sendable>? {
-        guard sniffing.keepsEveryHeader, serializerRangesMatchFactories, let chosen = chosenEntryIndex(for: response),
+        guard sniffing.keepsEveryHeader, let chosen = chosenEntryIndex(for: response),
             let route = routes[chosen]
         else { return nil }
         if statusCodes == route.chain.statusValidation.acceptable, emptyBodyPolicy == route.chain.emptyBodyPolicy {
@@ -161,8 +161,7 @@ extension SerializerRegistry {
     /// unchanged.
     @usableFromInline
     func directSerializer(for response: Response) -> AnyResponseSerializer<any Sendable>? {
-        guard serializerRangesMatchFactories, let chosen = chosenEntryIndex(for: response), let route = routes[chosen]
-        else { return nil }
+        guard let chosen = chosenEntryIndex(for: response), let route = routes[chosen] else { return nil }
         return route.chain.passesUnchanged(response) ? route.chain.serializer : nil
     }
 

@@ -21,27 +21,56 @@
 /// print(registry.resolve(response))   // candidates, scores, skipped serializers and the choice
 /// ```
 public struct SerializerRegistry: Sendable {
-    /// One installed serializer factory.
+    /// One installed format: its factory, and what was built from it with default options at installation.
     public struct Entry: Sendable {
-        /// The factory's id.
-        public let id: SerializerID
+        /// The format: id, media ranges and summary, as its factory states them.
+        public let format: MediaFormat
         /// The module that installed it.
         public let moduleName: String
-        /// The ranges it claims.
-        public let mediaRanges: [MediaRange]
         /// The factory.
         public let factory: any SerializerFactory
         /// Its position in installation order (0 first).
         public let order: Int
+        /// What the format can do here, found at installation: the capabilities whose parts built.
+        public let capabilities: FormatCapabilities
         /// The serializer built with default options once, at installation; `nil` when that failed.
         let defaultSerializer: AnyResponseSerializer<any Sendable>?
         /// Why the default serializer could not be built, when it could not.
-        let buildError: SerializationError?
+        public let buildError: SerializationError?
         /// The default serializer behind the registry's default stages, built once at installation.
         let route: Route?
-        /// The format's `Decodable` decoder with default options, built once at installation, when the factory is a
-        /// ``ResponseDecoderFactory`` and its decoder builds.
-        let decoder: (any ResponseDecoder)?
+        /// The format's `Decodable` decoder with default options, built once at installation, when the factory
+        /// makes one (``SerializerFactory/makeDecoder(options:)``), under the format's id and ranges.
+        let decoder: FormatDecoder?
+        /// Why the factory's decoder could not be built, when it could not: reported by `decode`, never dropped.
+        public let decoderBuildError: SerializationError?
+
+        /// The format's id.
+        public var id: SerializerID { format.id }
+        /// The media ranges the format claims.
+        public var mediaRanges: [MediaRange] { format.mediaRanges }
+    }
+
+    /// What an installed format can do, as found at installation (a part that failed to build is not counted; its
+    /// error is in ``Entry/buildError`` or ``Entry/decoderBuildError``).
+    public struct FormatCapabilities: OptionSet, Sendable, Hashable, CustomStringConvertible {
+        /// The raw bits.
+        public let rawValue: Int
+        /// Creates capabilities from raw bits.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// Turns a whole body into a value (``SerializerRegistry/serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``).
+        public static let value = FormatCapabilities(rawValue: 1 << 0)
+        /// Decodes records of a body still arriving (its serializer is a ``StreamingResponseSerializer``).
+        public static let records = FormatCapabilities(rawValue: 1 << 1)
+        /// Decodes `Decodable` types (``SerializerRegistry/decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)``).
+        public static let decodable = FormatCapabilities(rawValue: 1 << 2)
+
+        /// The names of the capabilities, such as `value, records`.
+        public var description: String {
+            [(Self.value, "value"), (.records, "records"), (.decodable, "decodable")]
+                .filter { contains($0.0) }.map(\.1).joined(separator: ", ")
+        }
     }
 
     /// An entry's default serializer behind the registry's default stages, built once at installation and shared by
@@ -56,7 +85,7 @@ public struct SerializerRegistry: Sendable {
         }
     }
 
-    /// Two installed factories that claim the same thing, or a factory that disagrees with its own serializer.
+    /// Two installed formats that claim the same id, or the same media range.
     public struct Conflict: Sendable, Hashable, CustomStringConvertible {
         /// What is claimed twice.
         public enum Kind: Sendable, Hashable {
@@ -64,12 +93,6 @@ public struct SerializerRegistry: Sendable {
             case duplicateID
             /// The same media range at the same rank; the earlier registration wins resolution.
             case sameRange(MediaRange)
-            /// The factory's serializer reports another id than the factory (`kept` is the factory's id, `other`
-            /// the serializer's): configuration files name one, errors and traces the other. Installed as it is.
-            case serializerID
-            /// The factory's serializer accepts other ranges than the factory claims (the serializer's are given):
-            /// resolution goes by the factory's, a compound by the serializer's. Installed as it is.
-            case serializerRanges([MediaRange])
         }
 
         /// What is claimed twice.
@@ -92,14 +115,6 @@ public struct SerializerRegistry: Sendable {
             case .sameRange(let range):
                 return "'\(kept)' (\(keptModule)) and '\(other)' (\(otherModule)) both claim \(range) at the same "
                     + "rank; '\(kept)' wins because it was installed first."
-            case .serializerID:
-                return "The factory '\(kept)' (\(keptModule)) builds a serializer whose id is '\(other)': "
-                    + "configuration files name '\(kept)', errors and traces would say '\(other)'. Make the "
-                    + "serializer's serializerID return the factory's id."
-            case .serializerRanges(let ranges):
-                return "The factory '\(kept)' (\(keptModule)) claims other media ranges than its serializer accepts "
-                    + "(\(ranges.map(\.description).joined(separator: ", "))): resolution would choose it for types "
-                    + "it then refuses, or never for types it accepts. Return the same ranges from both."
             }
         }
     }
@@ -110,9 +125,6 @@ public struct SerializerRegistry: Sendable {
     public private(set) var conflicts: [Conflict] = []
     /// The names of the installed modules, in order.
     public private(set) var moduleNames: [String] = []
-    /// Whether every entry's default serializer accepts exactly the ranges its factory claims, so that the order of
-    /// a resolution's candidates is also the order their compound tries them in (checked once, at installation).
-    var serializerRangesMatchFactories = true
     /// The ranges of every entry whose default serializer builds, compiled for ``Resolution/chosenEntryIndex``.
     var rangeTable: [CompiledRange] = []
     /// Each entry's ``Entry/route``, by entry position: reading one costs one reference count, where reading it
@@ -127,16 +139,16 @@ public struct SerializerRegistry: Sendable {
         for module in modules { install(module) }
     }
 
-    /// The id the factory's default serializer reports itself (the erased serializer carries the factory's).
-    private static func ownSerializerID<Factory: SerializerFactory>(_ factory: Factory) -> SerializerID? {
-        (try? factory.makeSerializer(options: factory.defaultOptions))?.id
-    }
-
     /// Installs every factory of `module`, after those already installed.
     ///
     /// A factory whose id is taken is not installed; a factory claiming a range another module already claims is
     /// installed but loses ties. Both are recorded in ``conflicts`` (and returned); ``checkConflicts()`` turns them
     /// into an error for those who want installation to be strict.
+    ///
+    /// The registry sees each format only through its ``SerializerFactory/format``: resolution matches the format's
+    /// ranges, and the default serializer and decoder run under the format's id and ranges whatever they report
+    /// themselves. A part that fails to build is kept as an error (``Entry/buildError``,
+    /// ``Entry/decoderBuildError``) and reported when a response needs it.
     @discardableResult
     public mutating func install(_ module: SerializerModule) -> [Conflict] {
         var found: [Conflict] = []
@@ -149,7 +161,8 @@ public struct SerializerRegistry: Sendable {
                         otherModule: module.name))
                 continue
             }
-            let ranges = factory.mediaRanges
+            let format = factory.format
+            let ranges = format.mediaRanges
             for range in ranges {
                 if let existing = entries.first(where: {
                     $0.moduleName != module.name && $0.mediaRanges.contains(range)
@@ -157,7 +170,7 @@ public struct SerializerRegistry: Sendable {
                     found.append(
                         Conflict(
                             kind: .sameRange(range), kept: existing.id, keptModule: existing.moduleName,
-                            other: factory.id, otherModule: module.name))
+                            other: format.id, otherModule: module.name))
                 }
             }
             var serializer: AnyResponseSerializer<any Sendable>?
@@ -167,20 +180,17 @@ public struct SerializerRegistry: Sendable {
             } catch {
                 buildError = error
             }
-            if let serializer, serializer.mediaRanges != ranges {
-                serializerRangesMatchFactories = false
-                found.append(
-                    Conflict(
-                        kind: .serializerRanges(serializer.mediaRanges), kept: factory.id,
-                        keptModule: module.name, other: factory.id, otherModule: module.name))
+            var decoder: FormatDecoder?
+            var decoderBuildError: SerializationError?
+            do {
+                decoder = try factory.makeDecoder(configuration: [:]).map { FormatDecoder($0, format: format) }
+            } catch {
+                decoderBuildError = error
             }
-            if serializer != nil, let own = Self.ownSerializerID(factory), own != factory.id {
-                found.append(
-                    Conflict(
-                        kind: .serializerID, kept: factory.id, keptModule: module.name, other: own,
-                        otherModule: module.name))
-            }
-            if serializer != nil {
+            var capabilities: FormatCapabilities = []
+            if let serializer {
+                capabilities.insert(.value)
+                if serializer.base is any StreamingResponseSerializer { capabilities.insert(.records) }
                 for (index, range) in ranges.enumerated() {
                     let compiled = CompiledRange(range, entry: entries.count, rangeIndex: index)
                     // Most specific first, then installation order: the first match is the choice.
@@ -188,16 +198,14 @@ public struct SerializerRegistry: Sendable {
                     rangeTable.insert(compiled, at: position)
                 }
             }
+            if decoder != nil { capabilities.insert(.decodable) }
             let route = serializer.map(Route.init)
             routes.append(route)
             entries.append(
                 Entry(
-                    id: factory.id, moduleName: module.name, mediaRanges: ranges, factory: factory,
-                    order: entries.count, defaultSerializer: serializer, buildError: buildError,
-                    route: route,
-                    decoder: (factory as? any ResponseDecoderFactory).flatMap {
-                        try? $0.makeResponseDecoder(configuration: [:])
-                    }))
+                    format: format, moduleName: module.name, factory: factory, order: entries.count,
+                    capabilities: capabilities, defaultSerializer: serializer, buildError: buildError, route: route,
+                    decoder: decoder, decoderBuildError: decoderBuildError))
         }
         conflicts += found
         return found
@@ -347,4 +355,30 @@ extension SerializationError {
                 + "Ask for its output type, or configure a serializer that produces \(T.self).",
             mediaType: mediaType, serializerID: serializerID, response: response)
     }
+}
+
+/// A format's `Decodable` decoder under the format's id and ranges, whatever the decoder reports itself: what the
+/// registry installs, so that resolution and decoding cannot disagree.
+struct FormatDecoder: ResponseDecoder {
+    let base: any ResponseDecoder
+    let format: MediaFormat
+
+    init(_ base: any ResponseDecoder, format: MediaFormat) {
+        self.base = base
+        self.format = format
+    }
+
+    var id: SerializerID { format.id }
+    var mediaRanges: [MediaRange] { format.mediaRanges }
+
+    func decode<T: Decodable>(_ type: T.Type, from response: Response) throws -> T {
+        do {
+            return try base.decode(type, from: response)
+        } catch {
+            throw SerializationError(
+                wrapping: error, serializerID: id, mediaType: response.contentType, response: response)
+        }
+    }
+
+    func countsWhitespaceAsEmpty(for response: Response) -> Bool { base.countsWhitespaceAsEmpty(for: response) }
 }

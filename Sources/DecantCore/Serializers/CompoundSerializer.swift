@@ -57,20 +57,6 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
         self.id = id
     }
 
-    /// The old name of ``triesNonMatching``.
-    @available(*, deprecated, renamed: "triesNonMatching")
-    public var triesNonMatchingSerializers: Bool {
-        get { triesNonMatching }
-        set { triesNonMatching = newValue }
-    }
-
-    /// The old name of ``order``.
-    @available(*, deprecated, renamed: "order")
-    public var ordering: Ordering {
-        get { order }
-        set { order = newValue }
-    }
-
     /// Every range of every serializer, without duplicates, in order.
     public var mediaRanges: [MediaRange] {
         var seen = Set<MediaRange>()

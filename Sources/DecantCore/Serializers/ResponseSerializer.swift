@@ -19,10 +19,9 @@ public protocol ResponseSerializer<Output>: Sendable {
 
     /// The serializer's stable id, used in errors and traces, such as `json` or `acme.lines`.
     ///
-    /// When a ``SerializerFactory`` builds the serializer, this is the factory's ``SerializerFactory/id``, the name
-    /// configuration files use: the factory owns the id and its serializer reports the same one (a registry reports
-    /// a ``SerializerRegistry/Conflict`` otherwise). There is no default: an id derived from a type name would
-    /// change when the type is renamed.
+    /// A serializer of a format says it once, in the format's ``MediaFormat``, and takes it from there by conforming
+    /// to ``FormatComponent``; a registry runs the serializer under its factory's format whatever it reports here.
+    /// There is no other default: an id derived from a type name would change when the type is renamed.
     var id: SerializerID { get }
 
     /// The media ranges this serializer accepts, most specific first (`*/*` for any).
@@ -60,14 +59,6 @@ public protocol ResponseSerializer<Output>: Sendable {
 }
 
 extension ResponseSerializer {
-    /// The serializer's ``id``.
-    @available(*, deprecated, renamed: "id")
-    public var serializerID: SerializerID { id }
-
-    /// The serializer's ``mediaRanges``.
-    @available(*, deprecated, renamed: "mediaRanges")
-    public var acceptedMediaRanges: [MediaRange] { mediaRanges }
-
     /// `false`: the body is parsed in ``serialize(_:)``.
     public var defersParsing: Bool { false }
 

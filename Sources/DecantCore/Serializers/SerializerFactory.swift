@@ -1,14 +1,20 @@
-/// Builds a serializer, from typed options in code or from ``ConfigurationOptions`` read from a file.
+/// A format's one place: its identity (``format``), its options, and what it can build from them.
 ///
-/// A format module provides one factory per serializer and lists it in its ``SerializerModule``. The registry
-/// matches responses against ``mediaRanges`` without building anything, and calls
-/// ``makeSerializer(configuration:)`` when a chain names the factory's ``id`` with options.
+/// A format module provides one factory per format and lists it in its ``SerializerModule``. The registry matches
+/// responses against the format's media ranges without building anything, and builds from the factory what a
+/// request needs. Each capability is one method here:
+///
+/// | Capability | Method | When absent |
+/// |---|---|---|
+/// | a value (`serialize`) | ``makeSerializer(options:)`` | required |
+/// | records of a body still arriving | the serializer is a ``StreamingResponseSerializer`` | whole bodies only |
+/// | `Decodable` types (`decode`) | ``makeDecoder(options:)`` | `nil` (the default): the format is skipped |
+///
+/// The id and the media ranges are said once, in ``format``, which defaults to the serializer's when it is a
+/// ``FormatComponent``:
 ///
 /// ```swift
 /// struct LinesFactory: SerializerFactory {
-///     var id: SerializerID { "acme.lines" }
-///     var summary: String { "Splits text/plain bodies into lines." }
-///     var mediaRanges: [MediaRange] { ["text/plain"] }
 ///     var defaultOptions: LinesOptions { LinesOptions() }
 ///     var optionKeys: [OptionKey<LinesOptions>] {
 ///         [.bool("omitsEmpty", \.omitsEmpty, summary: "Drops empty lines.")]
@@ -22,12 +28,9 @@ public protocol SerializerFactory: Sendable {
     /// The typed options the serializer is built from.
     associatedtype Options: Sendable
 
-    /// The stable id configuration files use, such as `json` or `acme.yaml`.
-    var id: SerializerID { get }
-    /// One sentence describing the serializer, shown by `decant registry`.
-    var summary: String { get }
-    /// The media ranges the serializer accepts, most specific first.
-    var mediaRanges: [MediaRange] { get }
+    /// The format: its id (the name configuration files use), media ranges and summary. Defaults to the serializer's
+    /// ``FormatComponent/format`` when it has one.
+    var format: MediaFormat { get }
     /// The typed option keys: name, type, range, summary and the property each sets (see ``OptionKey``). From them
     /// ``optionSchema`` and ``options(from:)`` are derived, unless the factory declares those itself. Defaults to none.
     var optionKeys: [OptionKey<Options>] { get }
@@ -40,6 +43,15 @@ public protocol SerializerFactory: Sendable {
     /// Builds a serializer from typed options.
     func makeSerializer(options: Options) throws -> Serializer
 
+    /// Builds the format's decoder of `Decodable` types from typed options, or returns `nil` when the format has
+    /// none. Defaults to `nil`.
+    ///
+    /// ``SerializerRegistry/decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)`` uses the decoder built with the
+    /// default options; its id and ranges are the format's whatever the decoder says (make it a ``FormatComponent``
+    /// so that it says the same when used alone). An error thrown here is kept by the registry and reported when a
+    /// response of the format is decoded.
+    func makeDecoder(options: Options) throws -> (any ResponseDecoder)?
+
     /// Converts configuration options, already checked against ``optionSchema``, into typed options.
     ///
     /// Absent options take their defaults. Throw ``SerializationError/Code/invalidOption`` for a value that has the
@@ -47,7 +59,43 @@ public protocol SerializerFactory: Sendable {
     func options(from configuration: ConfigurationOptions) throws -> Options
 }
 
+extension SerializerFactory where Serializer: FormatComponent {
+    /// The serializer's format.
+    public var format: MediaFormat { Serializer.format }
+}
+
 extension SerializerFactory {
+    /// The format's id: the name configuration files use, such as `json` or `acme.yaml`.
+    public var id: SerializerID { format.id }
+    /// The format's media ranges, most specific first.
+    public var mediaRanges: [MediaRange] { format.mediaRanges }
+    /// The format's one-sentence summary, shown by `decant registry`.
+    public var summary: String { format.summary }
+
+    /// `nil`: the format decodes no `Decodable` types unless its factory says so.
+    public func makeDecoder(options: Options) throws -> (any ResponseDecoder)? { nil }
+
+    /// The format's `Decodable` decoder built from configuration options (checked against ``optionSchema`` like the
+    /// serializer's), or `nil` when the format has none.
+    ///
+    /// - Throws: ``SerializationError`` with code ``SerializationError/Code/unknownOption`` or
+    ///   ``SerializationError/Code/invalidOption``, or the factory's own error wrapped in one carrying the id.
+    public func makeDecoder(configuration: ConfigurationOptions) throws(SerializationError) -> (any ResponseDecoder)? {
+        try SerializerOption.validate(configuration, against: optionSchema, for: id)
+        do {
+            return try makeDecoder(options: options(from: configuration))
+        } catch let error as SerializationError {
+            throw error.filling(serializerID: id)
+        } catch {
+            throw SerializationError(
+                code: .invalidOption,
+                message: "The decoder of '\(id)' could not be built from its options: \(error).",
+                serializerID: id,
+                underlying: error
+            )
+        }
+    }
+
     /// Validates `configuration` against ``optionSchema``, converts it and builds the serializer.
     ///
     /// - Throws: ``SerializationError`` with code ``SerializationError/Code/unknownOption`` or
@@ -73,10 +121,11 @@ extension SerializerFactory {
         configuration: ConfigurationOptions = [:]
     ) throws(SerializationError) -> AnyResponseSerializer<any Sendable> {
         let serializer = try makeSerializer(configuration: configuration)
-        // The id is the factory's (configuration files name it); the ranges are the built serializer's, which
-        // options such as `mediaRanges` may have changed.
+        // The id is the format's (configuration files name it). The ranges are the format's unless the configuration
+        // has options (such as `mediaRanges`) that may have changed the built serializer's.
         return AnyResponseSerializer<any Sendable>(
-            wrapping: serializer, id: id, mediaRanges: serializer.mediaRanges, convert: { $0 })
+            wrapping: serializer, id: id, mediaRanges: configuration.isEmpty ? mediaRanges : serializer.mediaRanges,
+            convert: { $0 })
     }
 }
 

@@ -72,8 +72,10 @@ struct TaggingFactory: SerializerFactory {
 
     var id: SerializerID
     var ranges: [String]
-    var summary: String { "Tags bodies with the serializer id (tests)." }
-    var mediaRanges: [MediaRange] { ranges.map { MediaRange($0)! } }
+    var format: MediaFormat {
+        MediaFormat(
+            id: id, mediaRanges: ranges.map { MediaRange($0)! }, summary: "Tags bodies with the serializer id (tests).")
+    }
     var optionSchema: [SerializerOption] {
         [
             SerializerOption("prefix", .string(allowed: nil), default: "", summary: "Text put before the tag."),

@@ -4,23 +4,23 @@ public import DecantCore
 /// which registries use for `SerializerRegistry.decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)`.
 ///
 /// The body is one data item; for an `application/cbor-seq` body the items are decoded as an array.
-public struct CBORResponseDecoder: ResponseDecoder {
+public struct CBORResponseDecoder: ResponseDecoder, FormatComponent {
+    /// The `cbor` format.
+    public static var format: MediaFormat { .cbor }
+
     /// The decoder and its parsing options.
     public var decoder: CBORDecoder
-    /// The media ranges accepted; ``CBORResponseSerializer/defaultMediaRanges`` unless set.
+    /// The media ranges accepted; the format's media ranges unless set.
     public var mediaRanges: [MediaRange]
 
     /// Creates a response decoder.
     public init(
         decoder: CBORDecoder = CBORDecoder(),
-        mediaRanges: [MediaRange] = CBORResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.cbor.mediaRanges
     ) {
         self.decoder = decoder
         self.mediaRanges = mediaRanges
     }
-
-    /// `cbor`.
-    public var id: SerializerID { "cbor" }
 
     /// Decodes a `T` from the body of `response`.
     ///

@@ -11,31 +11,23 @@ public import DecantCore
 /// registry.install(.cbor)
 /// let value = try registry.serialize(response, as: CBORValue.self)
 /// ```
-public struct CBORResponseSerializer: ResponseSerializer {
-    /// The media ranges accepted by default: `application/cbor`, `application/cbor-seq`, `*/*+cbor`, `*/*+cbor-seq`.
-    public static let defaultMediaRanges: [MediaRange] = [
-        MediaRange(.exact(type: "application", subtype: "cbor")),
-        MediaRange(.exact(type: "application", subtype: "cbor-seq")),
-        MediaRange(.suffix(type: nil, suffix: "cbor")),
-        MediaRange(.suffix(type: nil, suffix: "cbor-seq")),
-    ]
+public struct CBORResponseSerializer: ResponseSerializer, FormatComponent {
+    /// The `cbor` format.
+    public static var format: MediaFormat { .cbor }
 
     /// The parser, its limits and duplicate-key policy.
     public var parser: CBORParser
-    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    /// The media ranges accepted; the format's unless set.
     public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
     public init(
         options: CBORParsingOptions = CBORParsingOptions(),
-        mediaRanges: [MediaRange] = CBORResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.cbor.mediaRanges
     ) {
         self.parser = CBORParser(options: options)
         self.mediaRanges = mediaRanges
     }
-
-    /// `cbor`.
-    public var id: SerializerID { "cbor" }
 
     /// Whether `mediaType` names a CBOR sequence: `application/cbor-seq` or a `+cbor-seq` suffix.
     public static func isSequence(_ mediaType: MediaType?) -> Bool {
@@ -67,4 +59,13 @@ public struct CBORResponseSerializer: ResponseSerializer {
             message: "The application/cbor body is empty, but a CBOR document holds exactly one data item.",
             mediaType: response.contentType, serializerID: id, response: response)
     }
+}
+
+extension MediaFormat {
+    /// CBOR (RFC 8949) and CBOR sequences (RFC 8742): id `cbor`; `application/cbor`, `application/cbor-seq`,
+    /// `*/*+cbor` and `*/*+cbor-seq`.
+    public static let cbor = MediaFormat(
+        id: "cbor", mediaRanges: ["application/cbor", "application/cbor-seq", "*/*+cbor", "*/*+cbor-seq"],
+        summary: "Decodes CBOR (RFC 8949) and CBOR sequences (RFC 8742) into CBOR values, with limits on depth and "
+            + "items.")
 }

@@ -16,7 +16,7 @@ public struct CBORSerializerFactory: SerializerFactory {
         /// Creates options.
         public init(
             parsing: CBORParsingOptions = CBORParsingOptions(),
-            mediaRanges: [MediaRange] = CBORResponseSerializer.defaultMediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.cbor.mediaRanges
         ) {
             self.parsing = parsing
             self.mediaRanges = mediaRanges
@@ -25,17 +25,6 @@ public struct CBORSerializerFactory: SerializerFactory {
 
     /// Creates the factory.
     public init() {}
-
-    /// `cbor`.
-    public var id: SerializerID { "cbor" }
-
-    /// What the serializer does.
-    public var summary: String {
-        "Decodes CBOR (RFC 8949) and CBOR sequences (RFC 8742) into CBOR values, with limits on depth and items."
-    }
-
-    /// `application/cbor`, `application/cbor-seq`, `*/*+cbor`, `*/*+cbor-seq`.
-    public var mediaRanges: [MediaRange] { CBORResponseSerializer.defaultMediaRanges }
 
     /// The options, each said once: the schema and the reading of configuration options are derived from them.
     public var optionKeys: [OptionKey<Options>] {
@@ -52,11 +41,11 @@ public struct CBORSerializerFactory: SerializerFactory {
             .bool(
                 "allowsTwoByteLowSimpleValues", \.parsing.allowsTwoByteLowSimpleValues,
                 summary: "Accepts the two-byte form of simple values below 32 (f8 00 to f8 1f), as RFC 7049 did."),
-            .mediaRanges(\.mediaRanges, example: "application/cbor"),
+            .mediaRanges(\.mediaRanges),
         ]
     }
 
-    /// The defaults of ``CBORParsingOptions`` and ``CBORResponseSerializer/defaultMediaRanges``.
+    /// The defaults of ``CBORParsingOptions`` and the format's media ranges.
     public var defaultOptions: Options { Options() }
 
     /// Builds a ``CBORResponseSerializer``.
@@ -64,15 +53,9 @@ public struct CBORSerializerFactory: SerializerFactory {
         CBORResponseSerializer(options: options.parsing, mediaRanges: options.mediaRanges)
     }
 
-    /// A ``CBORResponseDecoder`` with the parsing options and media ranges of `configuration`.
-    ///
-    /// - Throws: `SerializationError` with code `unknownOption` or `invalidOption` for options the schema does not
-    ///   allow.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
-        try SerializerOption.validate(configuration, against: optionSchema, for: id)
-        let options = try options(from: configuration)
-        return CBORResponseDecoder(
-            decoder: CBORDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges)
+    /// A ``CBORResponseDecoder`` with the options' parsing options and media ranges.
+    public func makeDecoder(options: Options) -> (any ResponseDecoder)? {
+        CBORResponseDecoder(decoder: CBORDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges)
     }
 }
 
@@ -82,5 +65,3 @@ extension SerializerModule {
         SerializerModule(name: "DecantCBOR", factories: [CBORSerializerFactory()])
     }
 }
-
-extension CBORSerializerFactory: ResponseDecoderFactory {}

@@ -27,9 +27,7 @@ struct ItemReadingSerializer: ResponseSerializer {
 
 struct ItemReadingFactory: SerializerFactory {
     let wrapped = CBORSerializerFactory()
-    var id: SerializerID { wrapped.id }
-    var summary: String { wrapped.summary }
-    var mediaRanges: [MediaRange] { wrapped.mediaRanges }
+    var format: MediaFormat { wrapped.format }
     var optionKeys: [OptionKey<CBORSerializerFactory.Options>] { wrapped.optionKeys }
     var defaultOptions: CBORSerializerFactory.Options { wrapped.defaultOptions }
     func makeSerializer(options: CBORSerializerFactory.Options) -> ItemReadingSerializer {

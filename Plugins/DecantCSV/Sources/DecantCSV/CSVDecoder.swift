@@ -68,7 +68,10 @@ public struct CSVTableDecoder: Sendable {
 
 /// `Decodable` records from `text/csv` and `text/tab-separated-values` responses, for
 /// `SerializerRegistry.decode(_:from:)`: the body is parsed, then decoded with ``CSVTableDecoder``.
-public struct CSVResponseDecoder: ResponseDecoder {
+public struct CSVResponseDecoder: ResponseDecoder, FormatComponent {
+    /// The `csv` format.
+    public static var format: MediaFormat { .csv }
+
     /// The parser's options.
     public var options: CSVParsingOptions
     /// The media ranges accepted.
@@ -77,14 +80,11 @@ public struct CSVResponseDecoder: ResponseDecoder {
     /// Creates the decoder.
     public init(
         options: CSVParsingOptions = CSVParsingOptions(),
-        mediaRanges: [MediaRange] = CSVResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.csv.mediaRanges
     ) {
         self.options = options
         self.mediaRanges = mediaRanges
     }
-
-    /// `csv`.
-    public var id: SerializerID { "csv" }
 
     /// Parses the body and decodes `T` from its rows.
     public func decode<T: Decodable>(_ type: T.Type, from response: Response) throws -> T {

@@ -18,7 +18,10 @@ import DecantRawHTTP
 /// let registry = SerializerRegistry.standard.installing(.csv)
 /// let table = try registry.serialize(response, as: CSVTable.self).value
 /// ```
-public struct CSVResponseSerializer: ResponseSerializer {
+public struct CSVResponseSerializer: ResponseSerializer, FormatComponent {
+    /// The `csv` format.
+    public static var format: MediaFormat { .csv }
+
     /// The parser's options.
     public var options: CSVParsingOptions
     /// How the body becomes text.
@@ -26,24 +29,15 @@ public struct CSVResponseSerializer: ResponseSerializer {
     /// The media ranges accepted: `text/csv` and `text/tab-separated-values` by default.
     public var mediaRanges: [MediaRange]
 
-    /// `text/csv` and `text/tab-separated-values`.
-    public static let defaultMediaRanges: [MediaRange] = [
-        MediaRange(.exact(type: "text", subtype: "csv")),
-        MediaRange(.exact(type: "text", subtype: "tab-separated-values")),
-    ]
-
     /// Creates the serializer.
     public init(
         options: CSVParsingOptions = CSVParsingOptions(), pipeline: CharsetPipeline = CharsetPipeline(),
-        mediaRanges: [MediaRange] = CSVResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.csv.mediaRanges
     ) {
         self.options = options
         self.pipeline = pipeline
         self.mediaRanges = mediaRanges
     }
-
-    /// `csv`.
-    public var id: SerializerID { "csv" }
 
     /// Parses the body.
     ///
@@ -84,17 +78,6 @@ public struct CSVSerializerFactory: SerializerFactory {
     public init(defaultOptions: CSVParsingOptions = CSVParsingOptions()) {
         self.defaultOptions = defaultOptions
     }
-
-    /// `csv`.
-    public var id: SerializerID { "csv" }
-
-    /// What the serializer does.
-    public var summary: String {
-        "Parses CSV (RFC 4180) and TSV bodies into a header and rows of string fields."
-    }
-
-    /// ``CSVResponseSerializer/defaultMediaRanges``.
-    public var mediaRanges: [MediaRange] { CSVResponseSerializer.defaultMediaRanges }
 
     /// `delimiter`, `header`, `quotes`, `trimsWhitespace`, `maxFieldBytes`, `maxFieldsPerRecord`, `maxRecords`,
     /// `maxFields`.
@@ -150,9 +133,9 @@ public struct CSVSerializerFactory: SerializerFactory {
         CSVResponseSerializer(options: options)
     }
 
-    /// A ``CSVResponseDecoder`` with the parsing options the configuration gives.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
-        CSVResponseDecoder(options: try options(from: configuration))
+    /// A ``CSVResponseDecoder`` with `options`.
+    public func makeDecoder(options: CSVParsingOptions) -> (any ResponseDecoder)? {
+        CSVResponseDecoder(options: options)
     }
 }
 
@@ -240,4 +223,9 @@ extension CSVTable: ConformanceRepresentable {
     }
 }
 
-extension CSVSerializerFactory: ResponseDecoderFactory {}
+extension MediaFormat {
+    /// CSV (RFC 4180) and TSV: id `csv`; `text/csv` and `text/tab-separated-values`.
+    public static let csv = MediaFormat(
+        id: "csv", mediaRanges: ["text/csv", "text/tab-separated-values"],
+        summary: "Parses CSV (RFC 4180) and TSV bodies into a header and rows of string fields.")
+}

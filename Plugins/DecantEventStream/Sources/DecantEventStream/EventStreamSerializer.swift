@@ -13,26 +13,23 @@ public import DecantCore
 ///     print(event.type, event.data)
 /// }
 /// ```
-public struct EventStreamSerializer: StreamingResponseSerializer {
-    /// `text/event-stream`.
-    public static let defaultMediaRanges: [MediaRange] = [MediaRange(.exact(type: "text", subtype: "event-stream"))]
+public struct EventStreamSerializer: StreamingResponseSerializer, FormatComponent {
+    /// The `eventStream` format.
+    public static var format: MediaFormat { .eventStream }
 
     /// The largest event (its data) of a whole body (a stream takes its limit from its ``StreamOptions``).
     public var maxRecordBytes: Int
-    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    /// The media ranges accepted; the format's media ranges unless set.
     public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
     public init(
         maxRecordBytes: Int = StreamOptions.defaultMaxRecordBytes,
-        mediaRanges: [MediaRange] = EventStreamSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.eventStream.mediaRanges
     ) {
         self.maxRecordBytes = maxRecordBytes
         self.mediaRanges = mediaRanges
     }
-
-    /// `eventStream`.
-    public var id: SerializerID { "eventStream" }
 
     /// A parser for one streamed body.
     public func makeRecordDecoder(for head: Response, options: StreamOptions) -> EventStreamDecoder {
@@ -83,7 +80,7 @@ public struct EventStreamSerializerFactory: SerializerFactory {
         /// Creates options.
         public init(
             maxRecordBytes: Int = StreamOptions.defaultMaxRecordBytes,
-            mediaRanges: [MediaRange] = EventStreamSerializer.defaultMediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.eventStream.mediaRanges
         ) {
             self.maxRecordBytes = maxRecordBytes
             self.mediaRanges = mediaRanges
@@ -93,24 +90,13 @@ public struct EventStreamSerializerFactory: SerializerFactory {
     /// Creates the factory.
     public init() {}
 
-    /// `eventStream`.
-    public var id: SerializerID { "eventStream" }
-
-    /// What the serializer does.
-    public var summary: String {
-        "Decodes server-sent events (text/event-stream, WHATWG HTML 9.2) into events, whole or streamed."
-    }
-
-    /// `text/event-stream`.
-    public var mediaRanges: [MediaRange] { EventStreamSerializer.defaultMediaRanges }
-
     /// The options, each said once: the schema and the reading of configuration options are derived from them.
     public var optionKeys: [OptionKey<Options>] {
         [
             .integer(
                 "maxRecordBytes", \.maxRecordBytes, in: 1...Int(Int32.max),
                 summary: "The largest event of a whole body, in bytes (a stream takes its limit from StreamOptions)."),
-            .mediaRanges(\.mediaRanges, example: "text/event-stream"),
+            .mediaRanges(\.mediaRanges),
         ]
     }
 
@@ -128,4 +114,11 @@ extension SerializerModule {
     public static var eventStream: SerializerModule {
         SerializerModule(name: "DecantEventStream", factories: [EventStreamSerializerFactory()])
     }
+}
+
+extension MediaFormat {
+    /// Server-sent events (WHATWG HTML 9.2): id `eventStream`, `text/event-stream`.
+    public static let eventStream = MediaFormat(
+        id: "eventStream", mediaRanges: ["text/event-stream"],
+        summary: "Decodes server-sent events (text/event-stream, WHATWG HTML 9.2) into events, whole or streamed.")
 }

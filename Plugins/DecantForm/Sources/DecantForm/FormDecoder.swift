@@ -85,7 +85,10 @@ public struct FormDecoder: Sendable {
 
 /// The `ResponseDecoder` of the `form` format: parses the body and decodes with a ``FormDecoder``, so that
 /// `SerializerRegistry.decode(_:from:)` decodes form responses.
-public struct FormResponseDecoder: ResponseDecoder {
+public struct FormResponseDecoder: ResponseDecoder, FormatComponent {
+    /// The `form` format.
+    public static var format: MediaFormat { .form }
+
     /// The decoder, with its parsing limits.
     public var decoder: FormDecoder
     /// The media ranges accepted.
@@ -94,14 +97,11 @@ public struct FormResponseDecoder: ResponseDecoder {
     /// Creates the response decoder.
     public init(
         decoder: FormDecoder = FormDecoder(),
-        mediaRanges: [MediaRange] = FormResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.form.mediaRanges
     ) {
         self.decoder = decoder
         self.mediaRanges = mediaRanges
     }
-
-    /// `form`.
-    public var id: SerializerID { "form" }
 
     /// Parses the body and decodes a `T` from its fields.
     ///
@@ -115,12 +115,10 @@ public struct FormResponseDecoder: ResponseDecoder {
     }
 }
 
-extension FormSerializerFactory: ResponseDecoderFactory {
-    /// A ``FormResponseDecoder`` with the configured limits and media ranges.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
-        try SerializerOption.validate(configuration, against: optionSchema, for: id)
-        let options = try options(from: configuration)
-        return FormResponseDecoder(
+extension FormSerializerFactory {
+    /// The format's `Decodable` decoder, built from `options`.
+    public func makeDecoder(options: Options) -> (any ResponseDecoder)? {
+        FormResponseDecoder(
             decoder: FormDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges)
     }
 }

@@ -13,28 +13,23 @@ public import DecantCore
 /// let form = try registry.serialize(response, as: FormData.self)
 /// form["token"]   // the first "token" field
 /// ```
-public struct FormResponseSerializer: ResponseSerializer {
-    /// The media ranges accepted by default: `application/x-www-form-urlencoded`.
-    public static let defaultMediaRanges: [MediaRange] = [
-        MediaRange(.exact(type: "application", subtype: "x-www-form-urlencoded"))
-    ]
+public struct FormResponseSerializer: ResponseSerializer, FormatComponent {
+    /// The `form` format.
+    public static var format: MediaFormat { .form }
 
     /// The parser and its limits.
     public var parser: FormParser
-    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    /// The media ranges accepted; the format's media ranges unless set.
     public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
     public init(
         options: FormParsingOptions = FormParsingOptions(),
-        mediaRanges: [MediaRange] = FormResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.form.mediaRanges
     ) {
         self.parser = FormParser(options: options)
         self.mediaRanges = mediaRanges
     }
-
-    /// `form`.
-    public var id: SerializerID { "form" }
 
     /// Parses the body with ``FormParser``.
     ///
@@ -50,4 +45,13 @@ public struct FormResponseSerializer: ResponseSerializer {
 
     /// Empty ``FormData``: an empty body is a form without fields.
     public func emptyValue(for response: Response) throws -> FormData { FormData() }
+}
+
+extension MediaFormat {
+    /// URL-encoded forms (WHATWG URL Standard): id `form`, `application/x-www-form-urlencoded`.
+    public static let form = MediaFormat(
+        id: "form", mediaRanges: ["application/x-www-form-urlencoded"],
+        summary:
+            "Parses application/x-www-form-urlencoded bodies (WHATWG URL Standard, UTF-8) into ordered name-value pairs."
+    )
 }

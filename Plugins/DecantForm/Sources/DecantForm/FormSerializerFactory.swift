@@ -15,7 +15,7 @@ public struct FormSerializerFactory: SerializerFactory {
         /// Creates options.
         public init(
             parsing: FormParsingOptions = FormParsingOptions(),
-            mediaRanges: [MediaRange] = FormResponseSerializer.defaultMediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.form.mediaRanges
         ) {
             self.parsing = parsing
             self.mediaRanges = mediaRanges
@@ -25,17 +25,6 @@ public struct FormSerializerFactory: SerializerFactory {
     /// Creates the factory.
     public init() {}
 
-    /// `form`.
-    public var id: SerializerID { "form" }
-
-    /// What the serializer does.
-    public var summary: String {
-        "Parses application/x-www-form-urlencoded bodies (WHATWG URL Standard, UTF-8) into ordered name-value pairs."
-    }
-
-    /// `application/x-www-form-urlencoded`.
-    public var mediaRanges: [MediaRange] { FormResponseSerializer.defaultMediaRanges }
-
     /// The options, each said once: the schema and the reading of configuration options are derived from them.
     public var optionKeys: [OptionKey<Options>] {
         [
@@ -44,11 +33,11 @@ public struct FormSerializerFactory: SerializerFactory {
                 summary: "The most fields (non-empty &-separated sequences) a body may hold."),
             .integer(
                 "maxBytes", \.parsing.maxBytes, in: 1...Int(Int32.max), summary: "The largest body parsed, in bytes."),
-            .mediaRanges(\.mediaRanges, example: "application/x-www-form-urlencoded"),
+            .mediaRanges(\.mediaRanges),
         ]
     }
 
-    /// The defaults of ``FormParsingOptions`` and ``FormResponseSerializer/defaultMediaRanges``.
+    /// The defaults of ``FormParsingOptions`` and the format's media ranges.
     public var defaultOptions: Options { Options() }
 
     /// Builds a ``FormResponseSerializer``.

@@ -50,7 +50,7 @@ import Testing
         #expect(serializer.parser.options == FormParsingOptions(maxPairs: 2, maxBytes: 100))
         let defaults = try factory.makeSerializer(configuration: [:])
         #expect(defaults.parser.options == FormParsingOptions())
-        #expect(defaults.mediaRanges == FormResponseSerializer.defaultMediaRanges)
+        #expect(defaults.mediaRanges == MediaFormat.form.mediaRanges)
         let ranges = try factory.makeSerializer(configuration: ["mediaRanges": .array([.string("text/plain")])])
         #expect(ranges.mediaRanges.map(\.description) == ["text/plain"])
     }

@@ -11,31 +11,23 @@ public import DecantCore
 /// let value = try registry.serialize(response, as: MessagePackValue.self)
 /// value["name"]?.stringValue
 /// ```
-public struct MessagePackResponseSerializer: ResponseSerializer {
-    /// The media ranges accepted by default: `application/msgpack`, `application/x-msgpack` and
-    /// `application/vnd.msgpack`.
-    public static let defaultMediaRanges: [MediaRange] = [
-        MediaRange(.exact(type: "application", subtype: "msgpack")),
-        MediaRange(.exact(type: "application", subtype: "x-msgpack")),
-        MediaRange(.exact(type: "application", subtype: "vnd.msgpack")),
-    ]
+public struct MessagePackResponseSerializer: ResponseSerializer, FormatComponent {
+    /// The `msgpack` format.
+    public static var format: MediaFormat { .messagePack }
 
     /// The parser and its limits.
     public var parser: MessagePackParser
-    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    /// The media ranges accepted; the format's media ranges unless set.
     public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
     public init(
         options: MessagePackParsingOptions = MessagePackParsingOptions(),
-        mediaRanges: [MediaRange] = MessagePackResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.messagePack.mediaRanges
     ) {
         self.parser = MessagePackParser(options: options)
         self.mediaRanges = mediaRanges
     }
-
-    /// `msgpack`.
-    public var id: SerializerID { "msgpack" }
 
     /// Parses the body with ``MessagePackParser``.
     ///
@@ -52,23 +44,23 @@ public struct MessagePackResponseSerializer: ResponseSerializer {
 
 /// Decodes `Decodable` values from MessagePack responses with a ``MessagePackDecoder``: the `msgpack` format's
 /// `ResponseDecoder`, used by `SerializerRegistry.decode(_:from:)`.
-public struct MessagePackResponseDecoder: ResponseDecoder {
+public struct MessagePackResponseDecoder: ResponseDecoder, FormatComponent {
+    /// The `msgpack` format.
+    public static var format: MediaFormat { .messagePack }
+
     /// The decoder and its parsing options.
     public var decoder: MessagePackDecoder
-    /// The media ranges accepted; ``MessagePackResponseSerializer/defaultMediaRanges`` unless set.
+    /// The media ranges accepted; the format's media ranges unless set.
     public var mediaRanges: [MediaRange]
 
     /// Creates a response decoder.
     public init(
         decoder: MessagePackDecoder = MessagePackDecoder(),
-        mediaRanges: [MediaRange] = MessagePackResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.messagePack.mediaRanges
     ) {
         self.decoder = decoder
         self.mediaRanges = mediaRanges
     }
-
-    /// `msgpack`.
-    public var id: SerializerID { "msgpack" }
 
     /// Decodes a `T` from the body of `response`.
     ///
@@ -80,4 +72,11 @@ public struct MessagePackResponseDecoder: ResponseDecoder {
             throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
+}
+
+extension MediaFormat {
+    /// MessagePack: id `msgpack`; `application/msgpack`, `application/x-msgpack` and `application/vnd.msgpack`.
+    public static let messagePack = MediaFormat(
+        id: "msgpack", mediaRanges: ["application/msgpack", "application/x-msgpack", "application/vnd.msgpack"],
+        summary: "Parses MessagePack bodies (every format family, timestamp extension) into MessagePackValue.")
 }

@@ -16,7 +16,7 @@ public struct MessagePackSerializerFactory: SerializerFactory {
         /// Creates options.
         public init(
             parsing: MessagePackParsingOptions = MessagePackParsingOptions(),
-            mediaRanges: [MediaRange] = MessagePackResponseSerializer.defaultMediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.messagePack.mediaRanges
         ) {
             self.parsing = parsing
             self.mediaRanges = mediaRanges
@@ -25,17 +25,6 @@ public struct MessagePackSerializerFactory: SerializerFactory {
 
     /// Creates the factory.
     public init() {}
-
-    /// `msgpack`.
-    public var id: SerializerID { "msgpack" }
-
-    /// What the serializer does.
-    public var summary: String {
-        "Parses MessagePack bodies (every format family, timestamp extension) into MessagePackValue."
-    }
-
-    /// `application/msgpack`, `application/x-msgpack`, `application/vnd.msgpack`.
-    public var mediaRanges: [MediaRange] { MessagePackResponseSerializer.defaultMediaRanges }
 
     /// The options, each said once: the schema and the reading of configuration options are derived from them.
     public var optionKeys: [OptionKey<Options>] {
@@ -53,11 +42,11 @@ public struct MessagePackSerializerFactory: SerializerFactory {
             .bool(
                 "allowsMultipleValues", \.parsing.allowsMultipleValues,
                 summary: "Read a stream of top-level values as one array instead of failing on trailing bytes."),
-            .mediaRanges(\.mediaRanges, example: "application/msgpack"),
+            .mediaRanges(\.mediaRanges),
         ]
     }
 
-    /// The defaults of ``MessagePackParsingOptions`` and ``MessagePackResponseSerializer/defaultMediaRanges``.
+    /// The defaults of ``MessagePackParsingOptions`` and the format's media ranges.
     public var defaultOptions: Options { Options() }
 
     /// Builds a ``MessagePackResponseSerializer``.
@@ -65,14 +54,9 @@ public struct MessagePackSerializerFactory: SerializerFactory {
         MessagePackResponseSerializer(options: options.parsing, mediaRanges: options.mediaRanges)
     }
 
-    /// A ``MessagePackResponseDecoder`` with the parsing options and media ranges of `configuration`.
-    ///
-    /// - Throws: `SerializationError` with code `unknownOption` or `invalidOption` for options the schema does not
-    ///   allow.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
-        try SerializerOption.validate(configuration, against: optionSchema, for: id)
-        let options = try options(from: configuration)
-        return MessagePackResponseDecoder(
+    /// The format's `Decodable` decoder, built from `options`.
+    public func makeDecoder(options: Options) -> (any ResponseDecoder)? {
+        MessagePackResponseDecoder(
             decoder: MessagePackDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges)
     }
 }
@@ -84,5 +68,3 @@ extension SerializerModule {
         SerializerModule(name: "DecantMessagePack", factories: [MessagePackSerializerFactory()])
     }
 }
-
-extension MessagePackSerializerFactory: ResponseDecoderFactory {}

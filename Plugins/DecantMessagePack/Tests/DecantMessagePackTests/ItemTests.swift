@@ -22,9 +22,7 @@ struct ItemReadingSerializer: ResponseSerializer {
 
 struct ItemReadingFactory: SerializerFactory {
     let wrapped = MessagePackSerializerFactory()
-    var id: SerializerID { wrapped.id }
-    var summary: String { wrapped.summary }
-    var mediaRanges: [MediaRange] { wrapped.mediaRanges }
+    var format: MediaFormat { wrapped.format }
     var optionKeys: [OptionKey<MessagePackSerializerFactory.Options>] { wrapped.optionKeys }
     var defaultOptions: MessagePackSerializerFactory.Options { wrapped.defaultOptions }
     func makeSerializer(options: MessagePackSerializerFactory.Options) -> ItemReadingSerializer {

@@ -86,7 +86,7 @@ struct MultipartFramer {
                     code: .limitExceeded,
                     message: "The multipart body has more than \(options.maxParts) parts, the limit of the option "
                         + "'maxParts'. Raise maxParts to accept it.",
-                    mediaType: mediaType, serializerID: "multipart", offset: base + start)
+                    mediaType: mediaType, serializerID: MediaFormat.multipart.id, offset: base + start)
             }
             let end = max(found.lineBreakStart, start)
             framing.parts.append(try readPart(start: start, end: end))
@@ -185,7 +185,7 @@ struct MultipartFramer {
                     code: .limitExceeded,
                     message: "A part's header block is longer than \(options.maxPartHeaderBytes) bytes, the limit of "
                         + "the option 'maxPartHeaderBytes'. Raise maxPartHeaderBytes to accept it.",
-                    mediaType: mediaType, serializerID: "multipart", offset: base + position)
+                    mediaType: mediaType, serializerID: MediaFormat.multipart.id, offset: base + position)
             }
             if let colon {
                 flush()
@@ -214,7 +214,7 @@ struct MultipartFramer {
     /// An `invalidBody` framing error at `offset` (in the bytes framed).
     func error(_ message: String, offset: Int) -> SerializationError {
         SerializationError(
-            code: .invalidBody, message: message, mediaType: mediaType, serializerID: "multipart",
+            code: .invalidBody, message: message, mediaType: mediaType, serializerID: MediaFormat.multipart.id,
             offset: base + offset)
     }
 }

@@ -28,17 +28,15 @@ public import DecantCore
 /// let registry = SerializerRegistry.standard.installing(.multipart(decodingPartsWith: parts))
 /// let body = try registry.serialize(response, as: MultipartBody.self)
 /// ```
-public struct MultipartResponseSerializer: ResponseSerializer {
-    /// The media ranges accepted by default: `multipart/mixed`, `multipart/alternative`, `multipart/related`,
-    /// `multipart/form-data` and `multipart/byteranges`.
-    public static let defaultMediaRanges: [MediaRange] = ["mixed", "alternative", "related", "form-data", "byteranges"]
-        .map { MediaRange(.exact(type: "multipart", subtype: $0)) }
+public struct MultipartResponseSerializer: ResponseSerializer, FormatComponent {
+    /// The `multipart` format.
+    public static var format: MediaFormat { .multipart }
 
     /// The registry each part is decoded with, by the part's own media type.
     public var partRegistry: SerializerRegistry
     /// The limits and the part-error policy.
     public var options: MultipartParsingOptions
-    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    /// The media ranges accepted; the format's media ranges unless set.
     public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
@@ -51,15 +49,12 @@ public struct MultipartResponseSerializer: ResponseSerializer {
     public init(
         decodingPartsWith partRegistry: SerializerRegistry,
         options: MultipartParsingOptions = MultipartParsingOptions(),
-        mediaRanges: [MediaRange] = MultipartResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.multipart.mediaRanges
     ) {
         self.partRegistry = partRegistry
         self.options = options
         self.mediaRanges = mediaRanges
     }
-
-    /// `multipart`.
-    public var id: SerializerID { "multipart" }
 
     /// Decodes the body and each of its parts.
     ///
@@ -262,7 +257,7 @@ public struct MultipartResponseSerializer: ResponseSerializer {
                 code: .invalidBody,
                 message: "The media type \(mediaType.essence) has no boundary parameter, so its parts cannot be "
                     + "found. Send the boundary in the Content-Type, such as '\(mediaType.essence); boundary=xyz'.",
-                mediaType: mediaType, serializerID: "multipart", offset: offset)
+                mediaType: mediaType, serializerID: MediaFormat.multipart.id, offset: offset)
         }
         let bytes = Array(boundary.utf8)
         let valid =
@@ -279,8 +274,20 @@ public struct MultipartResponseSerializer: ResponseSerializer {
                 message: "The boundary '\(boundary)' of \(mediaType.essence) is not valid: RFC 2046 §5.1.1 allows 1 "
                     + "to 70 letters, digits, spaces and '()+_,-./:=? (not ending with a space). Send a valid "
                     + "boundary.",
-                mediaType: mediaType, serializerID: "multipart", offset: offset)
+                mediaType: mediaType, serializerID: MediaFormat.multipart.id, offset: offset)
         }
         return boundary
     }
+}
+
+extension MediaFormat {
+    /// Multipart bodies: id `multipart`; `multipart/mixed`, `alternative`, `related`, `form-data` and `byteranges`.
+    public static let multipart = MediaFormat(
+        id: "multipart",
+        mediaRanges: ["mixed", "alternative", "related", "form-data", "byteranges"].map {
+            MediaRange(.exact(type: "multipart", subtype: $0))
+        },
+        summary:
+            "Splits multipart bodies (mixed, alternative, related, form-data, byteranges) into parts, each decoded by "
+            + "its own media type.")
 }

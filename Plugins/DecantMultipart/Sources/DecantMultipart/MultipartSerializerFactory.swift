@@ -17,7 +17,7 @@ public struct MultipartSerializerFactory: SerializerFactory {
         /// Creates options.
         public init(
             parsing: MultipartParsingOptions = MultipartParsingOptions(),
-            mediaRanges: [MediaRange] = MultipartResponseSerializer.defaultMediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.multipart.mediaRanges
         ) {
             self.parsing = parsing
             self.mediaRanges = mediaRanges
@@ -39,19 +39,6 @@ public struct MultipartSerializerFactory: SerializerFactory {
         self.defaultOptions = options
     }
 
-    /// `multipart`.
-    public var id: SerializerID { "multipart" }
-
-    /// What the serializer does.
-    public var summary: String {
-        "Splits multipart bodies (mixed, alternative, related, form-data, byteranges) into parts, each decoded by "
-            + "its own media type."
-    }
-
-    /// `multipart/mixed`, `multipart/alternative`, `multipart/related`, `multipart/form-data`,
-    /// `multipart/byteranges`.
-    public var mediaRanges: [MediaRange] { MultipartResponseSerializer.defaultMediaRanges }
-
     /// The options, each said once: the schema and the reading of configuration options are derived from them.
     public var optionKeys: [OptionKey<Options>] {
         [
@@ -67,7 +54,7 @@ public struct MultipartSerializerFactory: SerializerFactory {
             .bool(
                 "failsOnPartError", \.parsing.failsOnPartError,
                 summary: "Fails the whole body when one part cannot be decoded."),
-            .mediaRanges(\.mediaRanges, example: "multipart/mixed"),
+            .mediaRanges(\.mediaRanges),
         ]
     }
 

@@ -14,38 +14,26 @@ public import DecantJSON
 /// let stream = try await registry.records(head, body: chunks, as: JSONValue.self)
 /// for try await record in stream { print(record["id"] ?? nil) }
 /// ```
-public struct NDJSONSerializer: StreamingResponseSerializer {
-    /// The media ranges accepted by default: `application/x-ndjson`, `application/ndjson`, `application/jsonl`,
-    /// `application/x-jsonlines`, `application/jsonlines`, `application/json-seq` and the `+json-seq` suffix (RFC 8091).
-    public static let defaultMediaRanges: [MediaRange] = [
-        MediaRange(.exact(type: "application", subtype: "x-ndjson")),
-        MediaRange(.exact(type: "application", subtype: "ndjson")),
-        MediaRange(.exact(type: "application", subtype: "jsonl")),
-        MediaRange(.exact(type: "application", subtype: "x-jsonlines")),
-        MediaRange(.exact(type: "application", subtype: "jsonlines")),
-        MediaRange(.exact(type: "application", subtype: "json-seq")),
-        MediaRange(.suffix(type: nil, suffix: "json-seq")),
-    ]
+public struct NDJSONSerializer: StreamingResponseSerializer, FormatComponent {
+    /// The `ndjson` format.
+    public static var format: MediaFormat { .ndjson }
 
     /// The parser of each record, with its limits.
     public var parser: JSONParser
     /// The largest record of a whole body (a stream takes its limit from its ``StreamOptions``).
     public var maxRecordBytes: Int
-    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    /// The media ranges accepted; the format's media ranges unless set.
     public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
     public init(
         parser: JSONParser = JSONParser(), maxRecordBytes: Int = StreamOptions.defaultMaxRecordBytes,
-        mediaRanges: [MediaRange] = NDJSONSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.ndjson.mediaRanges
     ) {
         self.parser = parser
         self.maxRecordBytes = maxRecordBytes
         self.mediaRanges = mediaRanges
     }
-
-    /// `ndjson`.
-    public var id: SerializerID { "ndjson" }
 
     /// `true`: JSON texts allow whitespace around them, and a sequence of none is empty, so a body of only whitespace
     /// is an empty body.
@@ -82,4 +70,16 @@ public struct NDJSONSerializer: StreamingResponseSerializer {
 
     /// No records: an empty stream is a stream of nothing.
     public func emptyValue(for response: Response) throws -> JSONRecords { JSONRecords(records: []) }
+}
+
+extension MediaFormat {
+    /// Newline-delimited JSON and JSON text sequences (RFC 7464): id `ndjson`.
+    public static let ndjson = MediaFormat(
+        id: "ndjson",
+        mediaRanges: [
+            "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines",
+            "application/jsonlines", "application/json-seq", "*/*+json-seq",
+        ],
+        summary:
+            "Decodes newline-delimited JSON and JSON text sequences (RFC 7464) into JSON records, whole or streamed.")
 }

@@ -20,7 +20,7 @@ public struct NDJSONSerializerFactory: SerializerFactory {
         public init(
             maxRecordBytes: Int = StreamOptions.defaultMaxRecordBytes,
             maxDepth: Int = JSONParsingOptions().maxDepth,
-            mediaRanges: [MediaRange] = NDJSONSerializer.defaultMediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.ndjson.mediaRanges
         ) {
             self.maxRecordBytes = maxRecordBytes
             self.maxDepth = maxDepth
@@ -38,17 +38,6 @@ public struct NDJSONSerializerFactory: SerializerFactory {
     /// Creates the factory.
     public init() {}
 
-    /// `ndjson`.
-    public var id: SerializerID { "ndjson" }
-
-    /// What the serializer does.
-    public var summary: String {
-        "Decodes newline-delimited JSON and JSON text sequences (RFC 7464) into JSON records, whole or streamed."
-    }
-
-    /// ``NDJSONSerializer/defaultMediaRanges``.
-    public var mediaRanges: [MediaRange] { NDJSONSerializer.defaultMediaRanges }
-
     /// The options, each said once: the schema and the reading of configuration options are derived from them.
     public var optionKeys: [OptionKey<Options>] {
         [
@@ -58,7 +47,7 @@ public struct NDJSONSerializerFactory: SerializerFactory {
             .integer(
                 "maxDepth", \.maxDepth, in: 1...100_000,
                 summary: "The deepest nesting of arrays and objects within a record."),
-            .mediaRanges(\.mediaRanges, example: "application/x-ndjson"),
+            .mediaRanges(\.mediaRanges),
         ]
     }
 
@@ -72,18 +61,17 @@ public struct NDJSONSerializerFactory: SerializerFactory {
     }
 
     /// A decoder of arrays of `Decodable` records: `registry.decode([Event].self, from: response)`.
-    ///
-    /// - Throws: `SerializationError` with code `unknownOption` or `invalidOption` for options the schema does not
-    ///   allow.
-    public func makeResponseDecoder(configuration: ConfigurationOptions) throws -> any ResponseDecoder {
-        try SerializerOption.validate(configuration, against: optionSchema, for: id)
-        return NDJSONResponseDecoder(serializer: makeSerializer(options: try options(from: configuration)))
+    public func makeDecoder(options: Options) -> (any ResponseDecoder)? {
+        NDJSONResponseDecoder(serializer: makeSerializer(options: options))
     }
 }
 
 /// Decodes a `Decodable` type from a whole NDJSON or JSON text sequence body: an array (or any type decodable from
 /// a JSON array) of the records.
-public struct NDJSONResponseDecoder: ResponseDecoder {
+public struct NDJSONResponseDecoder: ResponseDecoder, FormatComponent {
+    /// The `ndjson` format.
+    public static var format: MediaFormat { .ndjson }
+
     /// The serializer that reads the records.
     public var serializer: NDJSONSerializer
     /// The decoder of the records, with its strategies.
@@ -95,15 +83,9 @@ public struct NDJSONResponseDecoder: ResponseDecoder {
         self.decoder = decoder
     }
 
-    /// `ndjson`.
-    public var id: SerializerID { "ndjson" }
-
     /// `true`: JSON texts allow whitespace around them, and a sequence of none is empty, so a body of only whitespace
     /// is an empty body.
     public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
-    /// The serializer's ranges.
-    public var mediaRanges: [MediaRange] { serializer.mediaRanges }
-
     /// Decodes a `T` from the array of every record.
     ///
     /// - Throws: `SerializationError`: the first bad record's error, or `decodingFailed`.
@@ -124,5 +106,3 @@ extension SerializerModule {
         SerializerModule(name: "DecantNDJSON", factories: [NDJSONSerializerFactory()])
     }
 }
-
-extension NDJSONSerializerFactory: ResponseDecoderFactory {}

@@ -27,7 +27,7 @@ extension ProblemDetails {
                     + "details document is a JSON object such as {\"type\": \"https://example.com/probs/x\", "
                     + "\"title\": \"...\"} (RFC 9457 §3). Send an object, or handle this media type with the 'json' "
                     + "serializer.",
-                serializerID: ProblemDetailsResponseSerializer.id)
+                serializerID: MediaFormat.problemDetails.id)
         }
         self.init()
         for member in json.members {

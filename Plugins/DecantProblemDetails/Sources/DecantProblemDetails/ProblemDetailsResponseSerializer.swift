@@ -27,32 +27,23 @@ import DecantXMLParser
 ///     print(error.problemDetails?.title ?? error.message)
 /// }
 /// ```
-public struct ProblemDetailsResponseSerializer: ResponseSerializer {
-    /// `problemDetails`.
-    public static let id: SerializerID = "problemDetails"
-
-    /// The media ranges accepted by default: `application/problem+json` and `application/problem+xml`.
-    public static let defaultMediaRanges: [MediaRange] = [
-        MediaRange(.exact(type: "application", subtype: "problem+json")),
-        MediaRange(.exact(type: "application", subtype: "problem+xml")),
-    ]
+public struct ProblemDetailsResponseSerializer: ResponseSerializer, FormatComponent {
+    /// The `problemDetails` format.
+    public static var format: MediaFormat { .problemDetails }
 
     /// How bodies are parsed and the limits.
     public var options: ProblemDetailsOptions
-    /// The media ranges accepted; ``defaultMediaRanges`` unless set.
+    /// The media ranges accepted; the format's media ranges unless set.
     public var mediaRanges: [MediaRange]
 
     /// Creates the serializer.
     public init(
         options: ProblemDetailsOptions = ProblemDetailsOptions(),
-        mediaRanges: [MediaRange] = ProblemDetailsResponseSerializer.defaultMediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.problemDetails.mediaRanges
     ) {
         self.options = options
         self.mediaRanges = mediaRanges
     }
-
-    /// `problemDetails`.
-    public var id: SerializerID { Self.id }
 
     /// `true`: problem details are JSON or XML, which allow whitespace around their value, so a body of only whitespace
     /// is an empty body.
@@ -144,7 +135,7 @@ extension ProblemDetails {
                 message: "The problem details body has \(data.count) bytes, more than the limit of "
                     + "\(options.maxBytes). Raise ProblemDetailsOptions.maxBytes (the problemDetails option "
                     + "'maxBytes') if such documents are expected.",
-                serializerID: ProblemDetailsResponseSerializer.id)
+                serializerID: MediaFormat.problemDetails.id)
         }
         do {
             switch format {
@@ -164,7 +155,7 @@ extension ProblemDetails {
     /// `error` with this plugin's id, and the depth limit named by this plugin's option.
     static func rephrase(_ error: SerializationError, options: ProblemDetailsOptions) -> SerializationError {
         var error = error
-        error.serializerID = ProblemDetailsResponseSerializer.id
+        error.serializerID = MediaFormat.problemDetails.id
         guard error.code == .limitExceeded else { return error }
         let isDepth =
             (error.underlying as? XMLParsingError)?.limitName == "maxDepth"
@@ -179,4 +170,13 @@ extension ProblemDetails {
         }
         return error
     }
+}
+
+extension MediaFormat {
+    /// RFC 9457 problem details: id `problemDetails`; `application/problem+json` and `application/problem+xml`.
+    public static let problemDetails = MediaFormat(
+        id: "problemDetails", mediaRanges: ["application/problem+json", "application/problem+xml"],
+        summary:
+            "Parses RFC 9457 problem details (application/problem+json and application/problem+xml) into ProblemDetails."
+    )
 }

@@ -15,7 +15,7 @@ public struct ProblemDetailsSerializerFactory: SerializerFactory {
         /// Creates options.
         public init(
             parsing: ProblemDetailsOptions = ProblemDetailsOptions(),
-            mediaRanges: [MediaRange] = ProblemDetailsResponseSerializer.defaultMediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.problemDetails.mediaRanges
         ) {
             self.parsing = parsing
             self.mediaRanges = mediaRanges
@@ -24,17 +24,6 @@ public struct ProblemDetailsSerializerFactory: SerializerFactory {
 
     /// Creates the factory.
     public init() {}
-
-    /// `problemDetails`.
-    public var id: SerializerID { ProblemDetailsResponseSerializer.id }
-
-    /// What the serializer does.
-    public var summary: String {
-        "Parses RFC 9457 problem details (application/problem+json and application/problem+xml) into ProblemDetails."
-    }
-
-    /// `application/problem+json` and `application/problem+xml`.
-    public var mediaRanges: [MediaRange] { ProblemDetailsResponseSerializer.defaultMediaRanges }
 
     /// The options, each said once: the schema and the reading of configuration options are derived from them.
     public var optionKeys: [OptionKey<Options>] {
@@ -45,11 +34,11 @@ public struct ProblemDetailsSerializerFactory: SerializerFactory {
             .integer(
                 "maxDepth", \.parsing.maxDepth, in: 1...100_000,
                 summary: "The deepest nesting of JSON arrays and objects or XML elements accepted."),
-            .mediaRanges(\.mediaRanges, example: "application/problem+json"),
+            .mediaRanges(\.mediaRanges),
         ]
     }
 
-    /// The defaults of ``ProblemDetailsOptions`` and ``ProblemDetailsResponseSerializer/defaultMediaRanges``.
+    /// The defaults of ``ProblemDetailsOptions`` and the format's media ranges.
     public var defaultOptions: Options { Options() }
 
     /// Builds a ``ProblemDetailsResponseSerializer``.

@@ -101,7 +101,7 @@ struct ProblemXMLHandler: XMLHandler {
             message: "The application/problem+xml root element is \(found), not 'problem' in the namespace "
                 + "'\(Self.namespace)' (RFC 9457 Appendix B). Send <problem xmlns=\"\(Self.namespace)\">...</problem>, "
                 + "or handle this media type with an XML serializer.",
-            serializerID: ProblemDetailsResponseSerializer.id,
+            serializerID: MediaFormat.problemDetails.id,
             offset: position.offset)
     }
 

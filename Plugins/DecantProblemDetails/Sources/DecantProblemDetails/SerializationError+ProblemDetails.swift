@@ -14,7 +14,7 @@ extension SerializationError {
         if let problem = errorValue as? ProblemDetails { return problem }
         guard code == .unacceptableStatusCode, let response, !response.body.isEmpty,
             let mediaType = response.contentType,
-            ProblemDetailsResponseSerializer.defaultMediaRanges.contains(where: { $0.matches(mediaType) })
+            MediaFormat.problemDetails.mediaRanges.contains(where: { $0.matches(mediaType) })
         else { return nil }
         return try? ProblemDetailsResponseSerializer().serialize(response)
     }
