@@ -174,8 +174,11 @@ for index in targets.indices where targets[index].type == .test && !pluginTests.
     targets[index].dependencies.append(.target(name: testSupport))
 }
 
+// The oldest OS versions Decant supports; README "Platforms" says why these. An API newer than them is used only inside
+// `@available`/`#available`, and `Tests/availability/check` (run by CI) fails when one is not.
 let package = Package(
     name: "Decant",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: products,
     dependencies: [],
     targets: targets,

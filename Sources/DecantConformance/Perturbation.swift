@@ -59,7 +59,7 @@ public struct Perturbation: Sendable {
     /// `charset=utf-8` added to a JSON `Content-Type` that has none, when the body is UTF-8 without a BOM.
     public static let charsetAdded = Perturbation(name: "charsetAdded") { response, _ in
         guard let mediaType = response.contentType, mediaType.isJSON, mediaType.charset == nil,
-            !response.body.starts(with: [0xEF, 0xBB, 0xBF]), String(validating: response.body, as: UTF8.self) != nil,
+            !response.body.starts(with: [0xEF, 0xBB, 0xBF]), isUTF8(response.body),
             !response.body.contains(0)
         else { return nil }
         return replacingContentType(response, with: mediaType.settingParameter("charset", to: "utf-8").description)
@@ -70,7 +70,7 @@ public struct Perturbation: Sendable {
         // Only UTF-8 bodies: ASCII whitespace appended to UTF-16 or UTF-32 text would cut a code unit.
         guard response.contentType?.isJSON == true, !response.body.isEmpty, hasBody(response),
             !response.body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }), !response.body.contains(0),
-            String(validating: response.body, as: UTF8.self) != nil
+            isUTF8(response.body)
         else { return nil }
         return response.replacingBody(response.body + Data(" \r\n".utf8)).rawMessage
     }
@@ -102,6 +102,13 @@ public struct Perturbation: Sendable {
         }
         raw += Data("0\r\n\r\n".utf8)
         return raw
+    }
+
+    /// Whether `body` is valid UTF-8. Decoding gives valid UTF-8 back byte for byte and
+    /// turns anything invalid into U+FFFD, so the round trip is the test. (`String(validating:as:)` says the same but
+    /// needs macOS 15 / iOS 18, above the package's minimums.)
+    private static func isUTF8(_ body: Data) -> Bool {
+        String(decoding: body, as: UTF8.self).utf8.elementsEqual(body)
     }
 
     private static func hasBody(_ response: Response) -> Bool {

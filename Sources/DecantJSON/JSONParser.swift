@@ -377,13 +377,21 @@ struct JSONErrorReport {
         default:
             let length = byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
             let end = min(offset + length, text.count)
-            if let scalar = String(validating: text[offset..<end], as: UTF8.self)?.unicodeScalars.first,
+            if let scalar = validUTF8(text[offset..<end])?.unicodeScalars.first,
                 byte >= 0xC2
             {
                 return "'\(scalar)' (U+\(String(scalar.value, radix: 16, uppercase: true)))"
             }
             return "the byte 0x" + hex(byte)
         }
+    }
+
+    /// `bytes` as a string when they are valid UTF-8, else `nil`. Decoding gives valid UTF-8 back byte for byte and
+    /// turns anything invalid into U+FFFD, so the round trip is the test. (`String(validating:as:)` says the same but
+    /// needs macOS 15 / iOS 18, above the package's minimums.)
+    static func validUTF8(_ bytes: ArraySlice<UInt8>) -> String? {
+        let string = String(decoding: bytes, as: UTF8.self)
+        return string.utf8.elementsEqual(bytes) ? string : nil
     }
 
     static func hex(_ byte: UInt8) -> String {
@@ -423,7 +431,7 @@ struct JSONErrorReport {
             } else {
                 let length = byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
                 if byte >= 0xC2, index + length <= end,
-                    let scalar = String(validating: text[index..<index + length], as: UTF8.self)
+                    let scalar = validUTF8(text[index..<index + length])
                 {
                     result += scalar
                     index += length

@@ -262,13 +262,17 @@ import Testing
     @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"))
     func imageRSRegressionFilesNeverCrash() throws {
         let files = Corpora.files(under: "\(Self.imageRS)/regression", extensions: ["png", "gif", "bmp", "ico", "cur"])
+        var failed: [String] = []
         for file in files {
             let data = try Data(contentsOf: file)
             let outcome = decodeOutcome(data)
             print("image-rs regression: \(Corpora.relativePath(of: file)): \(outcome)")
+            if let problem = decodeProblem(data) { failed.append("\(Corpora.relativePath(of: file)): \(problem)") }
         }
-        print("image-rs regression: \(files.count) passed (no crash), 0 failed")
-        #expect(!files.isEmpty)
+        print("image-rs regression: \(files.count - failed.count) passed (no crash), \(failed.count) failed")
+        #expect(failed.isEmpty, "\(failed)")
+        // The count found in the corpus when this test was written: fewer means files went missing.
+        #expect(files.count >= 6, "expected at least 6 image-rs regression files, found \(files.count)")
     }
 
     /// golang.org/x/image: the `index.json` pairs whose source is BMP or PNG must match their reference PNGs exactly

@@ -231,13 +231,15 @@ enum PNGBuilder {
             }
         }
         var generator = SplitMix64(state: 0x504E_47)
+        var failed: [String] = []
         for round in 0..<2000 {
             var bytes = sources[round % sources.count]
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
                 let index = Int.random(in: 8..<bytes.count, using: &generator)
                 bytes[index] = UInt8.random(in: 0...255, using: &generator)
             }
-            _ = try? ImageDecoder.decode(Data(bytes), options: ImageDecodingOptions())
+            if let problem = decodeProblem(Data(bytes)) { failed.append("round \(round): \(problem)") }
         }
+        #expect(failed.isEmpty, "\(failed)")
     }
 }

@@ -298,7 +298,6 @@ import Testing
         #expect(value.jsonData() == expected.jsonData())
         // pass1-utf8.json per Python: json.load(open(f))["glossary"]["GlossDiv"]["GlossList"]["GlossEntry"]["ID"]
         #expect(value["glossary"]?["GlossDiv"]?["GlossList"]?["GlossEntry"]?["ID"]?.stringValue == "SGML")
-        print("swift-foundation-resources pass1-\(variant): 1 passed, 0 failed")
     }
 
     // MARK: Benchmark documents and simdjson examples, against Python's json module
@@ -748,7 +747,6 @@ import Testing
         #expect(counts.scalars == expected.scalars)
         // Writing back and parsing again gives the same value.
         #expect(try JSONParser().parse(root.jsonData()) == root)
-        print("\(expected.file): 1 passed, 0 failed")
     }
 
     @Test(.enabled(if: Corpora.isAvailable, "needs ../shared/corpora"), arguments: spotValues)

@@ -14,7 +14,7 @@ extension Perturbation {
     static let csvLineEnds = Perturbation(name: "csvLineEnds") { response, _ in
         guard let mediaType = response.contentType, mediaType.type == "text", mediaType.subtype == "csv",
             !response.body.isEmpty, !response.body.contains(0x22),
-            String(validating: response.body, as: UTF8.self) != nil
+            String(decoding: response.body, as: UTF8.self).utf8.elementsEqual(response.body)  // valid UTF-8
         else { return nil }
         let bytes = [UInt8](response.body)
         var swapped: [UInt8] = []

@@ -91,7 +91,11 @@ enum HeaderSyntax {
             }
         }
         switch charset {
-        case "utf-8": return String(validating: bytes, as: UTF8.self)
+        case "utf-8":
+            // Decoding gives valid UTF-8 back byte for byte and turns anything invalid into U+FFFD, so the round trip
+            // validates. (`String(validating:as:)` says the same but needs macOS 15 / iOS 18.)
+            let string = String(decoding: bytes, as: UTF8.self)
+            return string.utf8.elementsEqual(bytes) ? string : nil
         case "iso-8859-1": return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
         default: return nil
         }
