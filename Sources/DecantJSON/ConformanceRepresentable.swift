@@ -11,7 +11,7 @@ public import DecantCore
 /// The protocol lives here, beside ``JSONValue``, so that a format module conforms its output type in its own module
 /// with nothing more than DecantJSON: the conformance kit is needed only by tests. `JSONValue` is its own form;
 /// `String` is a JSON string; `Data` is `{"data_base64": ...}`; `Optional` is `null` or the wrapped value's form. The
-/// other built-in outputs conform in their modules: `DecodedText` in DecantString, `PropertyListValue` in
+/// other built-in outputs conform in their modules: `DecodedText` (a core type) here, `PropertyListValue` in
 /// DecantPropertyList, `Image` in DecantImage, `XMLTree` and `XMLStreamParser` in DecantXMLDocument. A third-party
 /// format conforms its output type the same way:
 ///
@@ -55,5 +55,12 @@ extension Optional: ConformanceRepresentable where Wrapped: ConformanceRepresent
     public func conformanceValue() throws -> JSONValue {
         guard let value = self else { return nil }
         return try value.conformanceValue()
+    }
+}
+
+extension DecodedText: ConformanceRepresentable {
+    /// `{"text": TEXT, "encoding": WHATWG-NAME}`: the `string` format's output (a core type, so it conforms here).
+    public func conformanceValue() throws -> JSONValue {
+        .object([("text", try JSONValue(checking: text)), ("encoding", JSONValue(encoding.name))])
     }
 }

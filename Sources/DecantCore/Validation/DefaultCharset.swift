@@ -9,7 +9,7 @@ public struct DefaultCharset: ResponseStage, Hashable {
     public var ranges: [MediaRange]
 
     /// Creates the stage.
-    public init(label: String, ranges: [MediaRange] = [MediaRange(.type("text"))]) {
+    public init(label: String, ranges: [MediaRange] = ["text/*"]) {
         self.label = label
         self.ranges = ranges
     }

@@ -1,6 +1,5 @@
 public import DecantCore
 public import DecantJSON
-import DecantRawHTTP
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
