@@ -13,7 +13,7 @@ public import DecantCore
 /// ```
 public struct MessagePackResponseSerializer: ResponseSerializer, FormatComponent {
     /// The `msgpack` format.
-    public static var format: MediaFormat { .messagePack }
+    public static var format: MediaFormat { .msgpack }
 
     /// The parser and its limits.
     public var parser: MessagePackParser
@@ -23,7 +23,7 @@ public struct MessagePackResponseSerializer: ResponseSerializer, FormatComponent
     /// Creates the serializer.
     public init(
         options: MessagePackParsingOptions = MessagePackParsingOptions(),
-        mediaRanges: [MediaRange] = MediaFormat.messagePack.mediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.msgpack.mediaRanges
     ) {
         self.parser = MessagePackParser(options: options)
         self.mediaRanges = mediaRanges
@@ -46,7 +46,7 @@ public struct MessagePackResponseSerializer: ResponseSerializer, FormatComponent
 /// `ResponseDecoder`, used by `SerializerRegistry.decode(_:from:)`.
 public struct MessagePackResponseDecoder: ResponseDecoder, FormatComponent {
     /// The `msgpack` format.
-    public static var format: MediaFormat { .messagePack }
+    public static var format: MediaFormat { .msgpack }
 
     /// The decoder and its parsing options.
     public var decoder: MessagePackDecoder
@@ -56,7 +56,7 @@ public struct MessagePackResponseDecoder: ResponseDecoder, FormatComponent {
     /// Creates a response decoder.
     public init(
         decoder: MessagePackDecoder = MessagePackDecoder(),
-        mediaRanges: [MediaRange] = MediaFormat.messagePack.mediaRanges
+        mediaRanges: [MediaRange] = MediaFormat.msgpack.mediaRanges
     ) {
         self.decoder = decoder
         self.mediaRanges = mediaRanges
@@ -76,7 +76,7 @@ public struct MessagePackResponseDecoder: ResponseDecoder, FormatComponent {
 
 extension MediaFormat {
     /// MessagePack: id `msgpack`; `application/msgpack`, `application/x-msgpack` and `application/vnd.msgpack`.
-    public static let messagePack = MediaFormat(
+    public static let msgpack = MediaFormat(
         id: "msgpack", mediaRanges: ["application/msgpack", "application/x-msgpack", "application/vnd.msgpack"],
         summary: "Parses MessagePack bodies (every format family, timestamp extension) into MessagePackValue.")
 }

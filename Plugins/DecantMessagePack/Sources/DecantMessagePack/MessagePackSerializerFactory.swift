@@ -16,7 +16,7 @@ public struct MessagePackSerializerFactory: SerializerFactory {
         /// Creates options.
         public init(
             parsing: MessagePackParsingOptions = MessagePackParsingOptions(),
-            mediaRanges: [MediaRange] = MediaFormat.messagePack.mediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.msgpack.mediaRanges
         ) {
             self.parsing = parsing
             self.mediaRanges = mediaRanges
