@@ -11,7 +11,7 @@ public import Foundation
 ///   (`SerializerID.isValid(_:)`: dot-separated segments, each an ASCII lowercase letter followed by ASCII letters
 ///   and digits, such as `json`, `propertyList` or `acme.yaml`), and no two factories of a module share an id.
 /// - ``SerializerRuleViolation/Rule/factoryAgreement``: the serializer built with the factory's default options has
-///   the factory's id (`serializerID`) and media ranges (`mediaRanges`), so the registry's view of the
+///   the factory's id (`id`) and media ranges (`mediaRanges`), so the registry's view of the
 ///   serializer is the serializer's own.
 /// - ``SerializerRuleViolation/Rule/defaultOptions``: the defaults of the factory's option schema pass its own
 ///   validation and build a serializer, as do no options at all and the typed `defaultOptions`.
@@ -131,10 +131,7 @@ public struct SerializerRules: Sendable {
             violations.append(SerializerRuleViolation(serializerID: id, rule: rule, message: message))
         }
         if !SerializerID.isValid(id.rawValue) {
-            report(
-                .validID,
-                "'\(id.rawValue)' is not a valid id: use lowerCamel words such as 'json', with a prefix "
-                    + "for third-party ones such as 'acme.yaml'.")
+            report(.validID, "'\(id.rawValue)' is not a valid serializer id: use \(SerializerID.syntax).")
         }
 
         // The option schema's defaults, no options, and the typed defaults all build a serializer.
@@ -170,13 +167,16 @@ public struct SerializerRules: Sendable {
             return violations
         }
         if !SerializerID.isValid(serializer.id.rawValue) {
-            report(.validID, "The serializer's id '\(serializer.id.rawValue)' is not a valid id.")
+            report(
+                .validID,
+                "The serializer's id '\(serializer.id.rawValue)' is not a valid serializer id: use "
+                    + "\(SerializerID.syntax).")
         }
         if serializer.id != id {
             report(
                 .factoryAgreement,
-                "The serializer's id is '\(serializer.id)', the factory's is '\(id)': implement "
-                    + "serializerID to return the factory's id, which errors and traces show.")
+                "The serializer's id is '\(serializer.id)', the factory's is '\(id)': make the serializer's "
+                    + "`id` return the factory's id, which errors and traces show.")
         }
         if serializer.mediaRanges != factory.mediaRanges {
             report(
@@ -266,22 +266,10 @@ public struct SerializerRules: Sendable {
         return lengths
     }
 
-    /// `count` bytes of SplitMix64 output from a fixed seed: the same bytes on every run and platform.
+    /// `count` bytes of ``SplitMix64`` output from a fixed seed: the same bytes on every run and platform.
     static func pseudoRandomBytes(count: Int) -> Data {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(count)
-        while bytes.count < count {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            for shift in stride(from: 0, to: 64, by: 8) where bytes.count < count {
-                bytes.append(UInt8(truncatingIfNeeded: z >> UInt64(shift)))
-            }
-        }
-        return Data(bytes)
+        var generator = SplitMix64(seed: 0x9E37_79B9_7F4A_7C15)
+        return Data(generator.bytes(count: count))
     }
 
     // MARK: Running with a deadline

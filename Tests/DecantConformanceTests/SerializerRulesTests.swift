@@ -100,10 +100,10 @@ struct BrokenError: Error {}
 
 /// A factory whose serializer breaks one rule (or none, for `.fine`).
 struct BrokenFactory: SerializerFactory {
-    enum Kind { case fine, throwsOtherError, disagrees, badDefault, slow }
+    enum Kind { case fine, throwsOtherError, disagrees, badDefault, slow, invalidID }
     let kind: Kind
 
-    var id: SerializerID { "broken" }
+    var id: SerializerID { kind == .invalidID ? "Broken.Cal" : "broken" }
     var summary: String { "Breaks a rule on purpose." }
     var mediaRanges: [MediaRange] { [MediaRange(.type("text"))] }
     var optionSchema: [SerializerOption] {
@@ -118,7 +118,13 @@ struct BrokenFactory: SerializerFactory {
 struct BrokenSerializer: ResponseSerializer {
     let kind: BrokenFactory.Kind
 
-    var id: SerializerID { kind == .disagrees ? "somethingElse" : "broken" }
+    var id: SerializerID {
+        switch kind {
+        case .disagrees: "somethingElse"
+        case .invalidID: "Broken.Cal"
+        default: "broken"
+        }
+    }
     var mediaRanges: [MediaRange] {
         kind == .disagrees ? [MediaRange(.exact(type: "text", subtype: "plain"))] : [MediaRange(.type("text"))]
     }
@@ -127,7 +133,7 @@ struct BrokenSerializer: ResponseSerializer {
         switch kind {
         case .throwsOtherError: throw BrokenError()
         case .slow: Thread.sleep(forTimeInterval: 0.5)
-        case .fine, .disagrees, .badDefault: break
+        case .fine, .disagrees, .badDefault, .invalidID: break
         }
         return ""
     }

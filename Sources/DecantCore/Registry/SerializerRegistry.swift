@@ -62,6 +62,9 @@ public struct SerializerRegistry: Sendable {
         public enum Kind: Sendable, Hashable {
             /// The same serializer id; the later factory was not installed.
             case duplicateID
+            /// An id that is not ``SerializerID/isValid(_:)`` (a string literal with a typo, such as `"Acme.cal"`):
+            /// installed as it is, but configuration files cannot name it. `kept` and `other` are that id.
+            case invalidID
             /// The same media range at the same rank; the earlier registration wins resolution.
             case sameRange(MediaRange)
             /// The factory's serializer reports another id than the factory (`kept` is the factory's id, `other`
@@ -89,13 +92,16 @@ public struct SerializerRegistry: Sendable {
             case .duplicateID:
                 return "'\(other)' from \(otherModule) has the same id as '\(kept)' from \(keptModule); "
                     + "it was not installed. Give third-party serializers a prefixed id such as 'acme.yaml'."
+            case .invalidID:
+                return "'\(other)' from \(otherModule) is not a valid serializer id: use \(SerializerID.syntax). "
+                    + "Fix the id literal; configuration files cannot name it as it is."
             case .sameRange(let range):
                 return "'\(kept)' (\(keptModule)) and '\(other)' (\(otherModule)) both claim \(range) at the same "
                     + "rank; '\(kept)' wins because it was installed first."
             case .serializerID:
                 return "The factory '\(kept)' (\(keptModule)) builds a serializer whose id is '\(other)': "
                     + "configuration files name '\(kept)', errors and traces would say '\(other)'. Make the "
-                    + "serializer's serializerID return the factory's id."
+                    + "serializer's id return the factory's id."
             case .serializerRanges(let ranges):
                 return "The factory '\(kept)' (\(keptModule)) claims other media ranges than its serializer accepts "
                     + "(\(ranges.map(\.description).joined(separator: ", "))): resolution would choose it for types "
@@ -148,6 +154,12 @@ public struct SerializerRegistry: Sendable {
                         kind: .duplicateID, kept: existing.id, keptModule: existing.moduleName, other: factory.id,
                         otherModule: module.name))
                 continue
+            }
+            if !SerializerID.isValid(factory.id.rawValue) {
+                found.append(
+                    Conflict(
+                        kind: .invalidID, kept: factory.id, keptModule: module.name, other: factory.id,
+                        otherModule: module.name))
             }
             let ranges = factory.mediaRanges
             for range in ranges {
