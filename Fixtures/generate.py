@@ -584,7 +584,7 @@ def configured_cases():
     cases = []
 
     def case(name, raw, description, chain, expect, **extra):
-        cases.append((name, raw, {"description": description, "config": "chains/api.json", "chain": chain,
+        cases.append((name, raw, {"description": description, "config": "../chains/api.json", "chain": chain,
                                   **extra, "expect": expect}))
 
     payload = {"user": {"id": 1, "roles": ["admin"]}}

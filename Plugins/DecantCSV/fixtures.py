@@ -8,16 +8,17 @@ import io
 import json
 import os
 import shutil
+import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures", "csv")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures"))
+sys.dont_write_bytecode = True  # no __pycache__ in Fixtures/
+import generate as fixture_files  # noqa: E402
 
 
 def http(status, reason, content_type, body):
-    head = [f"HTTP/1.1 {status} {reason}"]
-    if content_type is not None:
-        head.append(f"Content-Type: {content_type}")
-    head.append(f"Content-Length: {len(body)}")
-    return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+    """A raw HTTP/1.1 message with a Content-Length (as Fixtures/generate.py writes them)."""
+    return fixture_files.http(status, reason, [] if content_type is None else [("Content-Type", content_type)], body)
 
 
 def table(text, header=True, delimiter=",", quoting=csv.QUOTE_MINIMAL, strip=False):

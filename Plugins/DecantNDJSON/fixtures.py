@@ -11,28 +11,22 @@ Run from anywhere: `python3 Plugins/DecantNDJSON/fixtures.py`. It rewrites Fixtu
 import json
 import os
 import shutil
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FOLDER = os.path.join(HERE, "..", "..", "Fixtures", "ndjson")
+# Raw messages and expectation files are written as Fixtures/generate.py writes the built-in formats' fixtures.
+sys.path.insert(0, os.path.join(HERE, "..", "..", "Fixtures"))
+sys.dont_write_bytecode = True  # no __pycache__ in Fixtures/
+import generate as fixture_files  # noqa: E402
+from generate import http  # noqa: E402
 NDJSON = "application/x-ndjson"
 SEQ = "application/json-seq"
 RS = b"\x1e"
 
 
-def http(status, reason, headers, body):
-    """A raw HTTP/1.1 message with a Content-Length."""
-    lines = [f"HTTP/1.1 {status} {reason}"]
-    lines += [f"{name}: {value}" for name, value in headers]
-    lines.append(f"Content-Length: {len(body)}")
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
-
-
 def write(name, raw, expectation):
-    with open(os.path.join(FOLDER, name + ".http"), "wb") as f:
-        f.write(raw)
-    with open(os.path.join(FOLDER, name + ".expect.json"), "w", encoding="utf-8") as f:
-        json.dump(expectation, f, ensure_ascii=False, indent=2)
-        f.write("\n")
+    fixture_files.write(os.path.basename(FOLDER), name, raw, expectation)
 
 
 def lines_records(body):

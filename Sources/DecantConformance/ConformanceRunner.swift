@@ -96,6 +96,7 @@ public struct ConformanceRunner: Sendable {
 
     private func outcome(_ fixture: Fixture, raw: Data) throws -> Outcome {
         let expectation = fixture.expectation
+        try ExpectationSchema.check(expectation)
         let response: Response
         do {
             response = try parse(fixture, raw)
@@ -149,14 +150,14 @@ public struct ConformanceRunner: Sendable {
     }
 
     private func configuredOutcome(_ fixture: Fixture, configPath: String, response: Response) throws -> Outcome {
-        guard let root = fixture.root else {
-            throw ConformanceFailure("\"config\" needs the fixture root; load fixtures with FixtureLoader.")
-        }
         let loaded: LoadedConfiguration
+        let url = fixture.configurationURL(configPath)
         do {
-            loaded = try registry.loadConfiguration(contentsOf: root.appendingPathComponent(configPath))
+            loaded = try registry.loadConfiguration(contentsOf: url)
         } catch {
-            throw ConformanceFailure("The configuration \(configPath) does not load: \(error)")
+            throw ConformanceFailure(
+                "The configuration \(configPath) (\(url.path), relative to the fixture's folder) does not load: \(error)"
+            )
         }
         guard let name = fixture.expectation["chain"]?.stringValue else {
             throw ConformanceFailure("\"config\" needs \"chain\": the name of the chain to run.")
@@ -197,9 +198,7 @@ public struct ConformanceRunner: Sendable {
                 throw ConformanceFailure("The expectation has neither \"value\" nor \"error\".")
             }
             let actual = try CanonicalForm.of(value)
-            if actual != expectedValue {
-                return "expected \(Self.cap(expectedValue.description)), got \(Self.cap(actual.description))"
-            }
+            if actual != expectedValue { return "the value differs " + Self.difference(expectedValue, actual) }
             return nil
         }
     }
@@ -230,10 +229,7 @@ public struct ConformanceRunner: Sendable {
         if let expectedValue = expected["errorValue"] {
             guard let value = error.errorValue else { return "expected an errorValue, got none" }
             let actual = try CanonicalForm.of(value)
-            if actual != expectedValue {
-                return
-                    "expected the errorValue \(Self.cap(expectedValue.description)), got \(Self.cap(actual.description))"
-            }
+            if actual != expectedValue { return "the errorValue differs " + Self.difference(expectedValue, actual) }
         }
         return nil
     }
@@ -257,7 +253,7 @@ public struct ConformanceRunner: Sendable {
 
     static func serializerID(_ text: String) throws -> SerializerID {
         guard let id = SerializerID(rawValue: text) else {
-            throw ConformanceFailure("'\(text)' is not a valid serializer id.")
+            throw ConformanceFailure("'\(text)' is not a valid serializer id: use \(SerializerID.syntax).")
         }
         return id
     }
@@ -327,6 +323,12 @@ public struct ConformanceRunner: Sendable {
             throw ConformanceFailure(
                 "\"emptyBody\": \"\(other)\" is not an outcome; use emptyValue, emptyValueOnlyForNoContent or error.")
         }
+    }
+
+    /// Where two unequal canonical forms first differ (`at /a/0: expected 1, got 2`).
+    static func difference(_ expected: JSONValue, _ actual: JSONValue) -> String {
+        ValueDifference.between(expected: expected, actual: actual)?.description
+            ?? "at the top level: expected \(cap(expected.description)), got \(cap(actual.description))"
     }
 
     static func cap(_ text: String) -> String {

@@ -11,9 +11,10 @@ public import Foundation
 ///   "description": "problem+json resolves to the JSON serializer",
 ///   "serializer": "json",                      // one serializer id; or
 ///   "serializers": ["json", "string"],          // a compound tried in order; or
-///   "config": "chains/api.json", "chain": "api", // a chain from a configuration file (relative to Fixtures/);
-///                                               // or none of these: the registry resolves
-///   "options": {"maxDepth": 4},                 // configuration options (per id: {"json": {...}} with "serializers")
+///   "config": "../chains/api.json", "chain": "api", // a chain from a configuration file, relative to this
+///                                               // file's folder; or none of these: the registry resolves
+///   "options": {"maxDepth": 4},                 // options of "serializer" (with two or more "serializers": per
+///                                               // id, {"json": {...}}); an error without either
 ///   "request": {"method": "HEAD", "url": "https://example.com/a@2x.png"},
 ///   "sniffing": "sniffWhenGeneric",             // trustHeader (default), sniffWhenMissing, sniffWhenGeneric
 ///   "triesNonMatching": false,                  // compound: also try serializers whose ranges do not match
@@ -26,6 +27,9 @@ public import Foundation
 ///   //                          "errorValue": {...}, "messageContains": "..."}}
 /// }
 /// ```
+///
+/// A key the document may not have there (such as a misspelt `"vlaue"`) fails the fixture with a message naming it
+/// and the nearest allowed key, as do `"options"` that no serializer would read.
 public struct Fixture: Sendable, CustomStringConvertible {
     /// The folder below the fixture root, such as `json`.
     public let area: String
@@ -37,7 +41,7 @@ public struct Fixture: Sendable, CustomStringConvertible {
     public let expectation: JSONValue
     /// Where the `.http` file is.
     public let url: URL
-    /// The fixture root folder (`Fixtures/`), against which `"config"` paths resolve.
+    /// The fixture root folder (`Fixtures/`) the fixture was loaded from, when it was loaded by ``FixtureLoader``.
     public let root: URL?
 
     /// Creates a fixture from its parts.
@@ -52,6 +56,13 @@ public struct Fixture: Sendable, CustomStringConvertible {
 
     /// `area/name`.
     public var description: String { area.isEmpty ? name : area + "/" + name }
+
+    /// Where the `"config"` path `path` points: relative to the folder of the fixture's own file (``url``), so that
+    /// a case resolves the same file whatever folder a run starts from; an absolute path is taken as it is.
+    public func configurationURL(_ path: String) -> URL {
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
+        return url.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
+    }
 }
 
 /// A failure of the fixture machinery itself (not of a serializer): a bad expectation document, an output without

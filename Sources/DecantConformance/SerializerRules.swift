@@ -128,10 +128,7 @@ public struct SerializerRules: Sendable {
             violations.append(SerializerRuleViolation(serializerID: id, rule: rule, message: message))
         }
         if !SerializerID.isValid(id.rawValue) {
-            report(
-                .validID,
-                "'\(id.rawValue)' is not a valid id: use lowerCamel words such as 'json', with a prefix "
-                    + "for third-party ones such as 'acme.yaml'.")
+            report(.validID, "'\(id.rawValue)' is not a valid serializer id: use \(SerializerID.syntax).")
         }
 
         // The option schema's defaults, no options, and the typed defaults all build a serializer.
@@ -240,22 +237,10 @@ public struct SerializerRules: Sendable {
         return lengths
     }
 
-    /// `count` bytes of SplitMix64 output from a fixed seed: the same bytes on every run and platform.
+    /// `count` bytes of ``SplitMix64`` output from a fixed seed: the same bytes on every run and platform.
     static func pseudoRandomBytes(count: Int) -> Data {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(count)
-        while bytes.count < count {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            for shift in stride(from: 0, to: 64, by: 8) where bytes.count < count {
-                bytes.append(UInt8(truncatingIfNeeded: z >> UInt64(shift)))
-            }
-        }
-        return Data(bytes)
+        var generator = SplitMix64(seed: 0x9E37_79B9_7F4A_7C15)
+        return Data(generator.bytes(count: count))
     }
 
     // MARK: Running with a deadline

@@ -31,38 +31,10 @@ public struct PropertyListValueDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from value: PropertyListValue) throws(SerializationError) -> T {
         do {
             return try ValueDecoder(value: value, codingPath: []).unbox(type)
-        } catch let error as DecodingError {
-            throw PropertyListValueDecoder.wrap(error, type: T.self)
-        } catch let error as SerializationError {
-            throw error
         } catch {
             throw SerializationError(
-                code: .decodingFailed, message: "Decoding \(T.self) failed: \(error).", serializerID: "propertyList",
-                underlying: error)
+                decoding: T.self, from: "the property list", failure: error, serializerID: "propertyList")
         }
-    }
-
-    static func wrap(_ error: DecodingError, type: Any.Type) -> SerializationError {
-        let context: DecodingError.Context
-        switch error {
-        case .typeMismatch(_, let value), .valueNotFound(_, let value), .keyNotFound(_, let value),
-            .dataCorrupted(let value):
-            context = value
-        @unknown default:
-            return SerializationError(
-                code: .decodingFailed, message: "Decoding \(type) failed: \(error).", serializerID: "propertyList",
-                underlying: error)
-        }
-        var path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
-        if case .keyNotFound(let key, _) = error { path.append(key.stringValue) }
-        let location = path.isEmpty ? "at the top level" : "at '\(path.joined(separator: "."))'"
-        return SerializationError(
-            code: .decodingFailed,
-            message: "The property list does not decode as \(type) \(location): \(context.debugDescription) Change "
-                + "the type to match the document, or make the property optional.",
-            serializerID: "propertyList",
-            codingPath: path,
-            underlying: error)
     }
 }
 

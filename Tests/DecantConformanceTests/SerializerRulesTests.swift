@@ -105,10 +105,14 @@ struct BrokenError: Error {}
 
 /// A factory whose serializer breaks one rule (or none, for `.fine`).
 struct BrokenFactory: SerializerFactory {
-    enum Kind { case fine, throwsOtherError, disagrees, badDefault, slow }
+    enum Kind { case fine, throwsOtherError, disagrees, badDefault, slow, invalidID }
     let kind: Kind
 
-    var format: MediaFormat { MediaFormat(id: "broken", mediaRanges: ["text/*"], summary: "Breaks a rule on purpose.") }
+    var format: MediaFormat {
+        MediaFormat(
+            id: kind == .invalidID ? "Broken.Cal" : "broken", mediaRanges: ["text/*"],
+            summary: "Breaks a rule on purpose.")
+    }
     var optionSchema: [SerializerOption] {
         kind == .badDefault
             ? [SerializerOption("strict", .bool, default: .string("yes"), summary: "Wrongly typed.")] : []
@@ -121,14 +125,20 @@ struct BrokenFactory: SerializerFactory {
 struct BrokenSerializer: ResponseSerializer {
     let kind: BrokenFactory.Kind
 
-    var id: SerializerID { kind == .disagrees ? "somethingElse" : "broken" }
+    var id: SerializerID {
+        switch kind {
+        case .disagrees: "somethingElse"
+        case .invalidID: "Broken.Cal"
+        default: "broken"
+        }
+    }
     var mediaRanges: [MediaRange] { kind == .disagrees ? ["text/plain"] : ["text/*"] }
 
     func serialize(_ response: Response) throws -> String {
         switch kind {
         case .throwsOtherError: throw BrokenError()
         case .slow: Thread.sleep(forTimeInterval: 0.5)
-        case .fine, .disagrees, .badDefault: break
+        case .fine, .disagrees, .badDefault, .invalidID: break
         }
         return ""
     }

@@ -91,6 +91,9 @@ public struct SerializerRegistry: Sendable {
         public enum Kind: Sendable, Hashable {
             /// The same serializer id; the later factory was not installed.
             case duplicateID
+            /// An id that is not ``SerializerID/isValid(_:)`` (a string literal with a typo, such as `"Acme.cal"`):
+            /// installed as it is, but configuration files cannot name it. `kept` and `other` are that id.
+            case invalidID
             /// The same media range at the same rank; the earlier registration wins resolution.
             case sameRange(MediaRange)
         }
@@ -112,6 +115,9 @@ public struct SerializerRegistry: Sendable {
             case .duplicateID:
                 return "'\(other)' from \(otherModule) has the same id as '\(kept)' from \(keptModule); "
                     + "it was not installed. Give third-party serializers a prefixed id such as 'acme.yaml'."
+            case .invalidID:
+                return "'\(other)' from \(otherModule) is not a valid serializer id: use \(SerializerID.syntax). "
+                    + "Fix the id literal; configuration files cannot name it as it is."
             case .sameRange(let range):
                 return "'\(kept)' (\(keptModule)) and '\(other)' (\(otherModule)) both claim \(range) at the same "
                     + "rank; '\(kept)' wins because it was installed first."
@@ -162,6 +168,12 @@ public struct SerializerRegistry: Sendable {
                 continue
             }
             let format = factory.format
+            if !SerializerID.isValid(format.id.rawValue) {
+                found.append(
+                    Conflict(
+                        kind: .invalidID, kept: format.id, keptModule: module.name, other: format.id,
+                        otherModule: module.name))
+            }
             let ranges = format.mediaRanges
             for range in ranges {
                 if let existing = entries.first(where: {

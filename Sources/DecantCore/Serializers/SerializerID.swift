@@ -15,13 +15,18 @@ public struct SerializerID: RawRepresentable, Sendable, Hashable, Comparable, Co
         self.rawValue = rawValue
     }
 
-    /// Creates an id from a literal.
-    ///
-    /// - Precondition: the literal ``isValid(_:)`` (a programming error otherwise, like a malformed URL literal).
+    /// Creates an id from a literal, keeping its text even when it is not ``isValid(_:)``: a typo in a plugin's id
+    /// must fail a test, not crash the process and its test runner. `SerializerRegistry.install(_:)` records such an
+    /// id as a conflict (``SerializerRegistry/Conflict/Kind/invalidID``), and the conformance kit's rules report it;
+    /// configuration files cannot name it, since ``init(rawValue:)`` and decoding reject it.
     public init(stringLiteral value: String) {
-        precondition(SerializerID.isValid(value), "'\(value)' is not a valid serializer id (use lowerCamel, acme.yaml)")
         rawValue = value
     }
+
+    /// What a valid id looks like, for error messages.
+    package static let syntax =
+        "dot-separated segments, each an ASCII lowercase letter followed by ASCII letters and digits, such as "
+        + "'json', 'propertyList' or a third party's 'acme.yaml'"
 
     /// Whether `text` is a well-formed id: dot-separated lowerCamel segments.
     public static func isValid(_ text: String) -> Bool {

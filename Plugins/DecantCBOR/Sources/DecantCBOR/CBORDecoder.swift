@@ -34,23 +34,8 @@ public struct CBORDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from value: CBORValue) throws(SerializationError) -> T {
         do {
             return try CBORValueDecoder(value: value, codingPath: []).decodeValue(type)
-        } catch let error as DecodingError {
-            let context: DecodingError.Context?
-            switch error {
-            case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
-                context = c
-            @unknown default:
-                context = nil
-            }
-            let path = context?.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } ?? []
-            throw SerializationError(
-                code: .decodingFailed,
-                message: "The CBOR value could not be decoded as \(T.self)"
-                    + (path.isEmpty ? "" : " at \(path.joined(separator: "."))") + ": "
-                    + (context?.debugDescription ?? "\(error)"),
-                codingPath: path, underlying: error)
         } catch {
-            throw SerializationError(wrapping: error)
+            throw SerializationError(decoding: T.self, from: "the CBOR value", failure: error)
         }
     }
 

@@ -140,22 +140,8 @@ struct TextWriter {
         pending.append(.entries(entries, next: 0, style: style))
     }
 
-    /// Writes `text` as a JSON string: quotes, backslashes and control characters escaped, the rest as it is.
+    /// Writes `text` as a JSON string (`JSONText`, the rule DecantJSON writes strings with).
     mutating func writeJSONString(_ text: String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{0}"..."\u{1F}":
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
+        JSONText.appendQuoted(text, to: &output)
     }
 }

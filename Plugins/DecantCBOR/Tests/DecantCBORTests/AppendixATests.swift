@@ -12,8 +12,8 @@ import Testing
     /// Every vector decodes (`f8 18`, `simple(24)` in RFC 7049, with ``CBORParsingOptions/allowsTwoByteLowSimpleValues``:
     /// RFC 8949 made it not well-formed, and the default parser rejects it); those with `decoded` match it through the canonical form (with floats checked to be
     /// floats, integers integers, and the sign of zero kept), those with only `diagnostic` match it as printed.
-    @Test(.enabled(if: CBORTestSupport.corporaAvailable)) func appendixA() throws {
-        let file = try #require(CBORTestSupport.corporaDirectory)
+    @Test(.enabled(if: CBORTestSupport.corpora.isAvailable)) func appendixA() throws {
+        let file = try #require(CBORTestSupport.corpora.root)
             .appendingPathComponent("cbor/test-vectors/appendix_a.json")
         let vectors = try #require(try JSONParser().parse(Data(contentsOf: file)).arrayValue)
         var passed = 0

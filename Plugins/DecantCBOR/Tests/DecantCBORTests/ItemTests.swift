@@ -49,8 +49,8 @@ struct ItemReadingFactory: SerializerFactory {
 
     /// Every RFC 8949 Appendix A vector read as an item has the value and diagnostic notation `parse` gives (which
     /// ``AppendixATests`` checks against the vectors' own `decoded` and `diagnostic`), and its accessors agree.
-    @Test(.enabled(if: CBORTestSupport.corporaAvailable)) func appendixAThroughItems() throws {
-        let file = try #require(CBORTestSupport.corporaDirectory)
+    @Test(.enabled(if: CBORTestSupport.corpora.isAvailable)) func appendixAThroughItems() throws {
+        let file = try #require(CBORTestSupport.corpora.root)
             .appendingPathComponent("cbor/test-vectors/appendix_a.json")
         let vectors = try #require(try JSONParser().parse(Data(contentsOf: file)).arrayValue)
         #expect(vectors.count == 82)

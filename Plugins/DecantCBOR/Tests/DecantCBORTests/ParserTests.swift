@@ -1,5 +1,6 @@
 import Decant
 import DecantCBOR
+import DecantConformance
 import Foundation
 import Testing
 

@@ -28,41 +28,17 @@ public struct CSVTableDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from table: CSVTable) throws(SerializationError) -> T {
         do {
             return try T(from: TableDecoder(table: table))
-        } catch let error as DecodingError {
-            throw Self.describe(error)
-        } catch let error as SerializationError {
-            throw error
         } catch {
-            throw SerializationError(
-                code: .decodingFailed, message: "Decoding \(T.self) from CSV rows failed: \(error).", underlying: error)
+            throw SerializationError(decoding: T.self, from: "CSV rows", failure: error, location: Self.location)
         }
     }
 
-    static func describe(_ error: DecodingError) -> SerializationError {
-        let context: DecodingError.Context
-        let what: String
-        switch error {
-        case .typeMismatch(let type, let found):
-            context = found
-            what = "the field is not a valid \(type)"
-        case .valueNotFound(let type, let found):
-            context = found
-            what = "no \(type) value (the field is empty or missing; make the property optional)"
-        case .keyNotFound(let key, let found):
-            context = found
-            what = "the header has no column '\(key.stringValue)'"
-        case .dataCorrupted(let found):
-            context = found
-            what = found.debugDescription
-        @unknown default:
-            return SerializationError(code: .decodingFailed, message: "Decoding CSV rows failed: \(error).")
-        }
-        let path = context.codingPath
-        let row = path.first?.intValue.map { " in row \($0 + 1)" } ?? ""
-        let column = path.dropFirst().first.map { " at column '\($0.stringValue)'" } ?? ""
-        return SerializationError(
-            code: .decodingFailed, message: "Decoding CSV rows failed\(row)\(column): \(what).",
-            codingPath: path.map { $0.intValue.map(String.init) ?? $0.stringValue }, underlying: error)
+    /// `in row 2 at column 'age'`: a coding path is a row index (0-based, after the header), then a column name.
+    static func location(_ path: [any CodingKey]) -> String {
+        let row = path.first?.intValue.map { "in row \($0 + 1)" }
+        let column = path.dropFirst().first.map { "at column '\($0.stringValue)'" }
+        let words = [row, column].compactMap { $0 }
+        return words.isEmpty ? "at the top level" : words.joined(separator: " ")
     }
 }
 

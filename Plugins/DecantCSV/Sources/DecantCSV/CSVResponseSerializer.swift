@@ -190,35 +190,14 @@ extension CSVTable: ConformanceRepresentable {
         return try text.withUnsafeBytes { raw throws(SerializationError) in try JSONParser().parse(raw) }
     }
 
-    /// Appends `utf8` to `text` as a JSON string: quotes, backslashes and control characters escaped.
+    /// Appends `utf8` to `text` as a JSON string (`JSONText`).
     private static func appendJSONString(
         _ utf8: UnsafeBufferPointer<UInt8>, to text: inout [UInt8]
     ) throws(SerializationError) {
         if utf8.count > JSONValue.maxStringBytes {
             _ = try JSONValue(checking: String(decoding: utf8, as: UTF8.self))
         }
-        text.append(UInt8(ascii: "\""))
-        var runStart = 0
-        for index in utf8.indices {
-            let byte = utf8[index]
-            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-            switch byte {
-            case 0x22: text.append(contentsOf: #"\""#.utf8)
-            case 0x5C: text.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: text.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: text.append(contentsOf: #"\r"#.utf8)
-            case 0x09: text.append(contentsOf: #"\t"#.utf8)
-            default:
-                let digits = Array("0123456789abcdef".utf8)
-                text.append(contentsOf: #"\u00"#.utf8)
-                text.append(digits[Int(byte >> 4)])
-                text.append(digits[Int(byte & 0x0F)])
-            }
-            runStart = index + 1
-        }
-        text.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        text.append(UInt8(ascii: "\""))
+        JSONText.appendQuoted(utf8: utf8, to: &text)
     }
 }
 

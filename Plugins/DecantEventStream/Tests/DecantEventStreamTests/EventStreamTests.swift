@@ -14,7 +14,7 @@ private func streamed(
     -> [String]
 {
     let stream = try await registry.records(
-        head, body: Chunks(chunks: chunks), as: ServerSentEvent.self,
+        head, body: ChunkedBody(chunks), as: ServerSentEvent.self,
         options: StreamOptions(errorPolicy: .skip, maxRecordBytes: maxRecordBytes))
     var seen: [String] = []
     for try await event in stream { seen.append(describe(event)) }
@@ -52,7 +52,7 @@ private func describe(_ event: ServerSentEvent) -> String {
             let whole = try EventStreamSerializer().serialize(response).events.map(describe)
             for seed in UInt64(1)...5 {
                 for maxChunk in [1, 2, 5, 64] {
-                    let chunks = EventStreamTestSupport.chunks(response.body, seed: seed, maxChunk: maxChunk)
+                    let chunks = ChunkedBody(response.body, seed: seed, maxChunk: maxChunk).chunks
                     #expect(try await streamed(chunks) == whole, "\(fixture.name) seed \(seed) max \(maxChunk)")
                 }
             }
@@ -91,7 +91,7 @@ private func describe(_ event: ServerSentEvent) -> String {
         let big = String(repeating: "data: 0123456789\n", count: 200)
         let body = Data(("data: small\n\n" + big + "\ndata: after\n\n").utf8)
         let events = try await streamed(
-            EventStreamTestSupport.chunks(body, seed: 2, maxChunk: 50), maxRecordBytes: 1000)
+            ChunkedBody(body, seed: 2, maxChunk: 50).chunks, maxRecordBytes: 1000)
         #expect(events == ["message|small||-", "message|after||-", "error limitExceeded at 13"])
     }
 
@@ -107,7 +107,7 @@ private func describe(_ event: ServerSentEvent) -> String {
         let body = Data((0..<1_000_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let whole = try EventStreamSerializer().serialize(
             Response(headers: ["Content-Type": "text/event-stream"], body: body))
-        let streamedEvents = try await streamed(EventStreamTestSupport.chunks(body, seed: 3, maxChunk: 4096))
+        let streamedEvents = try await streamed(ChunkedBody(body, seed: 3, maxChunk: 4096).chunks)
         #expect(streamedEvents == whole.events.map(describe))
     }
 
@@ -115,7 +115,7 @@ private func describe(_ event: ServerSentEvent) -> String {
     @Test func dataDecodesThroughTheRegistry() async throws {
         struct Token: Decodable, Sendable, Equatable { var text: String }
         let body = Data("data: {\"text\": \"Hel\"}\n\ndata: {\"text\": \"lo\"}\n\n".utf8)
-        let stream = try await registry.records(head, body: Chunks(chunks: [body]), as: ServerSentEvent.self)
+        let stream = try await registry.records(head, body: ChunkedBody([body]), as: ServerSentEvent.self)
         var tokens: [Token] = []
         for try await token in stream.decodingData(Token.self, registry: registry) { tokens.append(token) }
         #expect(tokens == [Token(text: "Hel"), Token(text: "lo")])

@@ -39,14 +39,8 @@ public struct FormDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from form: FormData) throws(SerializationError) -> T {
         do {
             return try T(from: FieldsDecoder(form: form))
-        } catch let error as DecodingError {
-            throw Self.failure(error, decoding: type)
-        } catch let error as SerializationError {
-            throw error
         } catch {
-            throw SerializationError(
-                code: .decodingFailed, message: "Decoding \(T.self) from the form failed: \(error).",
-                underlying: error)
+            throw SerializationError(decoding: T.self, from: "the form", failure: error)
         }
     }
 
@@ -56,30 +50,6 @@ public struct FormDecoder: Sendable {
     ///   ``decode(_:from:)-(_,FormData)`` throws it.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(SerializationError) -> T {
         try decode(type, from: FormParser(options: parsingOptions).parse(data))
-    }
-
-    /// A `decodingFailed` error saying which field failed and how.
-    private static func failure<T>(_ error: DecodingError, decoding type: T.Type) -> SerializationError {
-        let context: DecodingError.Context
-        let message: String
-        switch error {
-        case .keyNotFound(let key, let keyContext):
-            context = keyContext
-            message =
-                "The form has no field '\(key.stringValue)', which \(T.self) requires. Send the field, or make the "
-                + "property optional."
-        case .typeMismatch(_, let mismatch), .valueNotFound(_, let mismatch), .dataCorrupted(let mismatch):
-            context = mismatch
-            let field = mismatch.codingPath.first.map { "The field '\($0.stringValue)'" } ?? "The form"
-            message = "\(field) cannot be decoded for \(T.self): \(mismatch.debugDescription)"
-        @unknown default:
-            return SerializationError(
-                code: .decodingFailed, message: "Decoding \(T.self) from the form failed: \(error).",
-                underlying: error)
-        }
-        var path = context.codingPath.map(\.stringValue)
-        if case .keyNotFound(let key, _) = error { path.append(key.stringValue) }
-        return SerializationError(code: .decodingFailed, message: message, codingPath: path, underlying: error)
     }
 }
 

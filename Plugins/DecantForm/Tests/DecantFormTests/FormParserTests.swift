@@ -1,4 +1,5 @@
 import Decant
+import DecantConformance
 import DecantForm
 import Foundation
 import Testing
@@ -80,7 +81,7 @@ import Testing
     // MARK: WPT
 
     static var corpusFile: URL? {
-        FormTestSupport.corporaDirectory?.appendingPathComponent("form/wpt/urlencoded-parser-data.json")
+        FormTestSupport.corpora.root?.appendingPathComponent("form/wpt/urlencoded-parser-data.json")
     }
     static var corpusAvailable: Bool { corpusFile.map { FileManager.default.fileExists(atPath: $0.path) } ?? false }
 

@@ -34,23 +34,8 @@ public struct MessagePackDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from value: MessagePackValue) throws(SerializationError) -> T {
         do {
             return try ValueDecoder(value: value, codingPath: []).decodeValue(type)
-        } catch let error as DecodingError {
-            let context: DecodingError.Context? =
-                switch error {
-                case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
-                    .dataCorrupted(let context):
-                    context
-                @unknown default: nil
-                }
-            let path = context?.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } ?? []
-            throw SerializationError(
-                code: .decodingFailed,
-                message: "The MessagePack value could not be decoded as \(T.self) at "
-                    + "\(path.isEmpty ? "the top level" : path.joined(separator: ".")): "
-                    + "\(context?.debugDescription ?? "\(error)"); change the type or the data so that they agree.",
-                codingPath: path, underlying: error)
         } catch {
-            throw SerializationError(wrapping: error)
+            throw SerializationError(decoding: T.self, from: "the MessagePack value", failure: error)
         }
     }
 }

@@ -118,28 +118,11 @@ struct MessagePackTextWriter {
         }
     }
 
-    /// Writes `string` as a JSON string: quotes, backslashes and control characters escaped, the rest as it is.
+    /// Writes `string` as a JSON string (`JSONText`, the rule DecantJSON writes strings with).
+    ///
+    /// - Throws: `limitExceeded` (as `JSONValue(checking:)` does) for a string longer than `JSONValue.maxStringBytes`.
     private mutating func writeString(_ string: String) throws(SerializationError) {
         if string.utf8.count > JSONValue.maxStringBytes { _ = try JSONValue(checking: string) }
-        output += "\""
-        let plain = string.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }
-        if plain {
-            output += string
-        } else {
-            for scalar in string.unicodeScalars {
-                switch scalar {
-                case "\"": output += "\\\""
-                case "\\": output += "\\\\"
-                case "\n": output += "\\n"
-                case "\r": output += "\\r"
-                case "\t": output += "\\t"
-                case "\u{0}"..."\u{1F}":
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        output += "\""
+        JSONText.appendQuoted(string, to: &output)
     }
 }

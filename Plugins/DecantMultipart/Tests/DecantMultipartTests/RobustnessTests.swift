@@ -140,9 +140,9 @@ import Testing
 /// The JSONTestSuite files, each sent as an `application/json` part of one multipart body: the part outcome must be
 /// the file's (`y_` a value, `n_` an error), and no file disturbs the framing of the others.
 @Suite struct CorpusTests {
-    @Test(.enabled(if: MultipartTestSupport.corporaAvailable))
+    @Test(.enabled(if: MultipartTestSupport.corpora.isAvailable))
     func jsonTestSuiteFilesAsParts() throws {
-        let directory = try #require(MultipartTestSupport.corporaDirectory)
+        let directory = try #require(MultipartTestSupport.corpora.root)
             .appendingPathComponent("json/JSONTestSuite/test_parsing")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { ($0.hasPrefix("y_") || $0.hasPrefix("n_")) && $0.hasSuffix(".json") }.sorted()

@@ -1,28 +1,13 @@
 import Decant
+import DecantConformance
 import DecantMultipart
 import Foundation
 
 /// Helpers of the multipart tests (a plugin's tests do without DecantTestSupport: they use only what a third party
 /// has).
 enum MultipartTestSupport {
-    /// The shared corpora folder: `DECANT_CORPORA`, else `../shared/corpora` beside the folder holding Package.swift.
-    static let corporaDirectory: URL? = {
-        if let path = ProcessInfo.processInfo.environment["DECANT_CORPORA"], !path.isEmpty {
-            return URL(fileURLWithPath: path)
-        }
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/" && !directory.path.isEmpty {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                let corpora = directory.deletingLastPathComponent().appendingPathComponent("shared/corpora")
-                return FileManager.default.fileExists(atPath: corpora.path) ? corpora : nil
-            }
-            directory.deleteLastPathComponent()
-        }
-        return nil
-    }()
-
-    /// Whether the corpora are present.
-    static let corporaAvailable = corporaDirectory != nil
+    /// The shared corpora (`../shared/corpora`), when present.
+    static let corpora = TestCorpora()
 
     /// The registry parts are decoded with: the built-ins plus `data` for everything else.
     static let partRegistry = SerializerRegistry.standard.installing(.data)
@@ -54,19 +39,4 @@ enum MultipartTestSupport {
 
     /// The text of a part decoded by the `string` serializer.
     static func text(_ part: MultipartPart) -> String? { part.value(as: DecodedText.self)?.text }
-}
-
-/// SplitMix64 (Steele, Lea and Flood, 2014): a tiny seeded generator, so that random inputs are the same every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -14,7 +14,7 @@ private func streamed(
     async throws -> [String]
 {
     let stream = try await registry.records(
-        head, body: Chunks(chunks: chunks), as: JSONValue.self,
+        head, body: ChunkedBody(chunks), as: JSONValue.self,
         options: StreamOptions(errorPolicy: .skip, maxRecordBytes: maxRecordBytes))
     var seen: [String] = []
     for try await record in stream { seen.append(record.description) }
@@ -52,7 +52,7 @@ private func streamed(
             } catch {
                 // A body that fails whole fails in the stream too, first bad record first.
                 let stream = try RecordStream(
-                    NDJSONSerializer(), head: response, chunks: Chunks(chunks: [response.body]))
+                    NDJSONSerializer(), head: response, chunks: ChunkedBody([response.body]))
                 await #expect(throws: SerializationError.self, "\(fixture.name)") {
                     for try await _ in stream {}
                 }
@@ -60,7 +60,7 @@ private func streamed(
             }
             for seed in UInt64(1)...5 {
                 for maxChunk in [1, 3, 64] {
-                    let chunks = NDJSONTestSupport.chunks(response.body, seed: seed, maxChunk: maxChunk)
+                    let chunks = ChunkedBody(response.body, seed: seed, maxChunk: maxChunk).chunks
                     #expect(try await streamed(response, chunks) == whole, "\(fixture.name) seed \(seed)")
                 }
             }
@@ -84,8 +84,8 @@ private func streamed(
 
     /// The amazon_cellphones.ndjson file of simdjson's examples: 793 records (Python: `sum(1 for line in open(path,
     /// 'rb') if line.strip())`), each equal to the same line parsed alone, for every chunking.
-    @Test(.enabled(if: NDJSONTestSupport.corporaAvailable)) func corpusFile() async throws {
-        let url = try #require(NDJSONTestSupport.corporaDirectory).appendingPathComponent(
+    @Test(.enabled(if: NDJSONTestSupport.corpora.isAvailable)) func corpusFile() async throws {
+        let url = try #require(NDJSONTestSupport.corpora.root).appendingPathComponent(
             "json/simdjson-data/jsonexamples/amazon_cellphones.ndjson")
         let body = try Data(contentsOf: url)
         let lines = body.split(separator: 0x0A).filter { !$0.allSatisfy { $0 == 0x20 || $0 == 0x0D } }
@@ -93,7 +93,7 @@ private func streamed(
         #expect(expected.count == 793)
         var passed = 0
         for maxChunk in [1, 7, 4096, 1 << 20] {
-            let records = try await streamed(Self.head, NDJSONTestSupport.chunks(body, seed: 9, maxChunk: maxChunk))
+            let records = try await streamed(Self.head, ChunkedBody(body, seed: 9, maxChunk: maxChunk).chunks)
             #expect(records == expected, "chunks up to \(maxChunk) bytes")
             if records == expected { passed += 1 }
         }
@@ -106,7 +106,7 @@ private func streamed(
             var type: String
         }
         let body = Data("{\"id\":1,\"type\":\"push\"}\n{\"id\":2,\"type\":\"fork\",\"extra\":true}\n".utf8)
-        let stream = try await registry.records(Self.head, body: Chunks(chunks: [body]), as: JSONValue.self)
+        let stream = try await registry.records(Self.head, body: ChunkedBody([body]), as: JSONValue.self)
         var events: [Event] = []
         for try await event in stream.decoding(Event.self) { events.append(event) }
         #expect(events == [Event(id: 1, type: "push"), Event(id: 2, type: "fork")])
@@ -124,7 +124,7 @@ private func streamed(
         let long = "{\"pad\":\"" + String(repeating: "x", count: 3000) + "\"}"
         let body = Data(("{\"a\":1}\n" + long + "\n{\"a\":2}\n").utf8)
         let records = try await streamed(
-            Self.head, NDJSONTestSupport.chunks(body, seed: 3, maxChunk: 100), maxRecordBytes: 1000)
+            Self.head, ChunkedBody(body, seed: 3, maxChunk: 100).chunks, maxRecordBytes: 1000)
         #expect(records == [#"{"a":1}"#, #"{"a":2}"#, "error limitExceeded at 8"])
     }
 
@@ -141,7 +141,7 @@ private func streamed(
     @Test func randomBytesNeverTrap() async throws {
         var generator = SplitMix64(seed: 42)
         let body = Data((0..<1_000_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        let records = try await streamed(Self.head, NDJSONTestSupport.chunks(body, seed: 1, maxChunk: 65536))
+        let records = try await streamed(Self.head, ChunkedBody(body, seed: 1, maxChunk: 65536).chunks)
         let lines = body.split(separator: 0x0A).filter { !$0.allSatisfy { [0x20, 0x09, 0x0D].contains($0) } }
         #expect(records.count == lines.count)
         let sequence = try await streamed(Self.sequenceHead, [body])

@@ -175,24 +175,9 @@ struct ProblemXMLHandler: XMLHandler {
         }
     }
 
-    /// Appends `text` as a JSON string (RFC 8259 §7).
+    /// Appends `text` as a JSON string (RFC 8259 §7, `JSONText`).
     static func appendString(_ text: String, to json: inout [UInt8]) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        json.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                json.append(UInt8(ascii: "\\"))
-                json.append(byte)
-            case 0..<0x20:
-                json.append(contentsOf: Array("\\u00".utf8))
-                json.append(hex[Int(byte >> 4)])
-                json.append(hex[Int(byte & 0xF)])
-            default:
-                json.append(byte)
-            }
-        }
-        json.append(UInt8(ascii: "\""))
+        JSONText.appendQuoted(text, to: &json)
     }
 
     /// `text` without leading and trailing XML whitespace (space, tab, carriage return, line feed).

@@ -1,31 +1,18 @@
 import Decant
+import DecantConformance
 import DecantProblemDetails
 import Foundation
 import Testing
 
-/// The shared corpora: `$DECANT_CORPORA`, else `../shared/corpora` beside the package root found from this file.
-let corporaDirectory: URL? = {
-    if let path = ProcessInfo.processInfo.environment["DECANT_CORPORA"] {
-        return URL(fileURLWithPath: path)
-    }
-    var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    while directory.path != "/" {
-        if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-            return directory.deletingLastPathComponent().appendingPathComponent("shared/corpora")
-        }
-        directory = directory.deletingLastPathComponent()
-    }
-    return nil
-}()
-
-let corporaAvailable: Bool = corporaDirectory.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
+/// The shared corpora (`../shared/corpora`), when present.
+let corpora = TestCorpora()
 
 @Suite struct CorpusTests {
     /// JSONTestSuite's parsing tests as problem+json bodies, judged by the suite's own verdicts: `n_` files must fail,
     /// `y_` files must give a problem when the document is an object (first byte `{`), else this plugin's
     /// `notAProblemDocument` (or `limitExceeded` beyond the depth limit of 64), and `i_` files must not crash.
-    @Test(.enabled(if: corporaAvailable)) func jsonTestSuite() throws {
-        let folder = try #require(corporaDirectory).appendingPathComponent("json/JSONTestSuite/test_parsing")
+    @Test(.enabled(if: corpora.isAvailable)) func jsonTestSuite() throws {
+        let folder = try #require(corpora.root).appendingPathComponent("json/JSONTestSuite/test_parsing")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
         var passed = 0
         var failed: [String] = []
