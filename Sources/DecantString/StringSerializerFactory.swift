@@ -44,7 +44,7 @@ public struct StringSerializerFactory: SerializerFactory {
     /// Creates the factory.
     ///
     /// - Parameter defaultOptions: The options of serializers built without configuration; their
-    ///   ``Options/mediaRanges`` are the factory's ``mediaRanges``.
+    ///   ``Options/mediaRanges`` are the ranges of the factory's ``format``.
     public init(defaultOptions: Options = Options()) {
         self.defaultOptions = defaultOptions
     }
