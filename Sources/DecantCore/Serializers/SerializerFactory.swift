@@ -81,19 +81,7 @@ extension SerializerFactory {
     /// - Throws: ``SerializationError`` with code ``SerializationError/Code/unknownOption`` or
     ///   ``SerializationError/Code/invalidOption``, or the factory's own error wrapped in one carrying the id.
     public func makeDecoder(configuration: ConfigurationOptions) throws(SerializationError) -> (any ResponseDecoder)? {
-        try SerializerOption.validate(configuration, against: optionSchema, for: id)
-        do {
-            return try makeDecoder(options: options(from: configuration))
-        } catch let error as SerializationError {
-            throw error.filling(serializerID: id)
-        } catch {
-            throw SerializationError(
-                code: .invalidOption,
-                message: "The decoder of '\(id)' could not be built from its options: \(error).",
-                serializerID: id,
-                underlying: error
-            )
-        }
+        try build(from: configuration, naming: "The decoder of '\(id)'", with: makeDecoder(options:))
     }
 
     /// Validates `configuration` against ``optionSchema``, converts it and builds the serializer.
@@ -101,18 +89,24 @@ extension SerializerFactory {
     /// - Throws: ``SerializationError`` with code ``SerializationError/Code/unknownOption`` or
     ///   ``SerializationError/Code/invalidOption`` and the option name in ``SerializationError/codingPath``.
     public func makeSerializer(configuration: ConfigurationOptions) throws(SerializationError) -> Serializer {
+        try build(from: configuration, naming: "The serializer '\(id)'", with: makeSerializer(options:))
+    }
+
+    /// The one way a part of the format is built from configuration options: checked against ``optionSchema``,
+    /// converted by ``options(from:)``, then built by `make`; any error carries the id (`part` names what failed to
+    /// build in the message of an error that is not already a ``SerializationError``).
+    private func build<Part>(
+        from configuration: ConfigurationOptions, naming part: String, with make: (Options) throws -> Part
+    ) throws(SerializationError) -> Part {
         try SerializerOption.validate(configuration, against: optionSchema, for: id)
         do {
-            return try makeSerializer(options: options(from: configuration))
+            return try make(options(from: configuration))
         } catch let error as SerializationError {
             throw error.filling(serializerID: id)
         } catch {
             throw SerializationError(
-                code: .invalidOption,
-                message: "The serializer '\(id)' could not be built from its options: \(error).",
-                serializerID: id,
-                underlying: error
-            )
+                code: .invalidOption, message: "\(part) could not be built from its options: \(error).",
+                serializerID: id, underlying: error)
         }
     }
 
