@@ -21,11 +21,14 @@ public struct MediaRange: Sendable, Hashable {
     public let pattern: Pattern
     /// Parameters a media type must carry, with equal values (`charset` case-insensitively), to match.
     public let parameters: MediaTypeParameters
+    /// ``pattern`` in the form ``matches(_:)`` compares, derived from it once.
+    let key: PatternKey
 
     /// Creates a range from a pattern and parameter constraints. Names in `pattern` should be lowercase.
     public init(_ pattern: Pattern, parameters: MediaTypeParameters = MediaTypeParameters()) {
         self.pattern = pattern
         self.parameters = parameters
+        self.key = PatternKey(pattern)
     }
 
     /// A range matching exactly `mediaType`'s essence and requiring each of its parameters.
@@ -67,28 +70,19 @@ public struct MediaRange: Sendable, Hashable {
     public static let any = MediaRange(.any)
 
     /// Whether `mediaType` falls within this range, including its parameter constraints.
+    ///
+    /// This is the one statement of the matching rule: a registry's resolution, ``MediaTypeValidation`` and
+    /// ``CompoundSerializer`` all call it.
+    @inline(__always)
     public func matches(_ mediaType: MediaType) -> Bool {
-        if case .suffix = pattern { return matches(mediaType, suffix: mediaType.suffix) }
-        return matches(mediaType, suffix: nil)
+        key.matches(mediaType.key) && (parameters.storage.isEmpty || constrains(mediaType.parameters))
     }
 
-    /// ``matches(_:)`` with `mediaType`'s ``MediaType/suffix`` computed by the caller (once for many ranges); it is
-    /// only read by suffix ranges.
-    func matches(_ mediaType: MediaType, suffix mediaTypeSuffix: String?) -> Bool {
-        switch pattern {
-        case .any:
-            break
-        case .type(let type):
-            guard mediaType.type == type else { return false }
-        case .suffix(let type, let suffix):
-            if let type, mediaType.type != type { return false }
-            guard mediaTypeSuffix == suffix else { return false }
-        case .exact(let type, let subtype):
-            guard mediaType.type == type, mediaType.subtype == subtype else { return false }
-        }
-        if parameters.storage.isEmpty { return true }
-        for constraint in parameters {
-            guard let value = mediaType.parameters[constraint.name] else { return false }
+    /// Whether `parameters` carry every parameter constraint of this range with an equal value (`charset`
+    /// case-insensitively).
+    private func constrains(_ parameters: MediaTypeParameters) -> Bool {
+        for constraint in self.parameters {
+            guard let value = parameters[constraint.name] else { return false }
             let equal =
                 constraint.name == "charset"
                 ? HTTPBytes.equalsIgnoringASCIICase(value, constraint.value) : value == constraint.value
@@ -102,13 +96,7 @@ public struct MediaRange: Sendable, Hashable {
     /// `*/*` covers everything; `text/*` covers `text/plain` and `text/*+xml`; `*/*+json` covers
     /// `application/*+json` and `application/problem+json`; parameter constraints must be a subset of `other`'s.
     public func covers(_ other: MediaRange) -> Bool {
-        for constraint in parameters {
-            guard let value = other.parameters[constraint.name] else { return false }
-            let equal =
-                constraint.name == "charset"
-                ? HTTPBytes.equalsIgnoringASCIICase(value, constraint.value) : value == constraint.value
-            if !equal { return false }
-        }
+        guard constrains(other.parameters) else { return false }
         switch (pattern, other.pattern) {
         case (.any, _):
             return true
@@ -176,6 +164,47 @@ public struct MediaRange: Sendable, Hashable {
 
         /// The ``score`` as text.
         public var description: String { String(score) }
+    }
+}
+
+extension MediaRange {
+    /// A range's pattern as ``MediaToken``s: what ``MediaRange/matches(_:)`` compares with a ``MediaTypeKey``.
+    struct PatternKey: Sendable, Hashable {
+        /// The pattern's shape.
+        enum Kind: UInt8, Sendable {
+            case any, type, anySuffix, typedSuffix, exact
+        }
+
+        /// The shape.
+        let kind: Kind
+        /// The type (`.type`, `.typedSuffix`, `.exact`); ``MediaToken/absent`` otherwise.
+        let type: MediaToken
+        /// The subtype (`.exact`) or suffix (`.anySuffix`, `.typedSuffix`); ``MediaToken/absent`` otherwise.
+        let name: MediaToken
+
+        init(_ pattern: Pattern) {
+            switch pattern {
+            case .any: (kind, type, name) = (.any, .absent, .absent)
+            case .type(let type): (kind, self.type, name) = (.type, MediaToken(type), .absent)
+            case .suffix(nil, let suffix): (kind, type, name) = (.anySuffix, .absent, MediaToken(suffix))
+            case .suffix(let type?, let suffix):
+                (kind, self.type, name) = (.typedSuffix, MediaToken(type), MediaToken(suffix))
+            case .exact(let type, let subtype):
+                (kind, self.type, name) = (.exact, MediaToken(type), MediaToken(subtype))
+            }
+        }
+
+        /// Whether the pattern matches the media type whose key is `key`.
+        @inline(__always)
+        func matches(_ key: MediaTypeKey) -> Bool {
+            switch kind {
+            case .any: true
+            case .type: key.type == type
+            case .anySuffix: key.suffix == name
+            case .typedSuffix: key.type == type && key.suffix == name
+            case .exact: key.type == type && key.subtype == name
+            }
+        }
     }
 }
 

@@ -22,9 +22,9 @@ public struct MediaType: Sendable, Hashable {
     public let subtype: String
     /// The parameters in the order they were written.
     public var parameters: MediaTypeParameters
-    /// The type, subtype and suffix packed into words, derived from them once, so that resolving a registry compares
-    /// integers (see ``SerializerRegistry/resolve(_:)-(MediaType?)``); `nil` when they cannot be packed.
-    let key: MediaTypeKey?
+    /// The type, subtype and suffix as tokens that compare as words, derived from them once, so that
+    /// ``MediaRange/matches(_:)`` compares integers.
+    let key: MediaTypeKey
 
     /// How strictly ``MediaType/init(parsing:mode:)`` reads its input.
     public enum ParsingMode: Sendable, Hashable {

@@ -31,12 +31,10 @@ struct PreparedCandidates<Output: Sendable>: ResponseSerializer {
         }
     }
 
-    /// The other candidates after the chosen one failed with `error`.
+    /// The other candidates after the chosen one failed with `error` (see
+    /// ``CompoundSerializer/serializeReportingChoice(_:afterFirstFailedWith:)``).
     func serialize(_ response: Response, afterFailure error: any Error) throws -> Output {
-        guard compound.serializers.count > 1 else { throw error }
-        let first = SerializationError(
-            wrapping: error, serializerID: chosen.id, mediaType: response.contentType, response: response)
-        return try compound.serializeReportingChoice(response, afterFirstAttemptFailed: first).value
+        try compound.serializeReportingChoice(response, afterFirstFailedWith: error).value
     }
 
     @usableFromInline

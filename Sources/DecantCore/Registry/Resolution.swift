@@ -35,13 +35,13 @@ public struct Resolution: Sendable, CustomStringConvertible {
     public let source: SniffingPolicy.Source
     /// The registry's entries at the time of resolution, in installation order (an immutable, shared buffer).
     let entries: [SerializerRegistry.Entry]
-    /// The ranges of the entries whose default serializer builds, compiled, most specific first, then in installation
-    /// order.
-    let table: [CompiledRange]
+    /// The ranges of the entries whose default serializer builds, most specific first, then in installation order
+    /// (see ``RangeTableRow``).
+    let table: [RangeTableRow]
 
     init(
         mediaType: MediaType?, source: SniffingPolicy.Source, entries: [SerializerRegistry.Entry],
-        table: [CompiledRange]
+        table: [RangeTableRow]
     ) {
         self.mediaType = mediaType
         self.source = source
@@ -49,38 +49,40 @@ public struct Resolution: Sendable, CustomStringConvertible {
         self.table = table
     }
 
-    /// The media type's structured syntax suffix.
-    private var suffix: String? { mediaType?.suffix }
-
-    /// The candidates, best first: the most specific matching range first, then the earlier installed.
+    /// The candidates, best first: the most specific matching range first, then the earlier installed (the order of
+    /// ``table``, where each entry's first matching row is its best range).
     public var candidates: [Candidate] {
         guard let mediaType else { return [] }
-        let suffix = self.suffix
+        var seen = [Bool](repeating: false, count: entries.count)
         var candidates: [Candidate] = []
-        for entry in entries where entry.buildError == nil {
-            guard let rangeIndex = entry.bestRangeIndex(for: mediaType, suffix: suffix) else { continue }
-            let range = entry.mediaRanges[rangeIndex]
-            candidates.append(
-                Candidate(
-                    id: entry.id, moduleName: entry.moduleName, range: range, specificity: range.specificity,
-                    order: entry.order))
-        }
-        candidates.sort {
-            $0.specificity != $1.specificity ? $0.specificity > $1.specificity : $0.order < $1.order
+        var next = 0
+        while let index = RangeTableRow.firstMatch(in: table, for: mediaType, from: next) {
+            next = index + 1
+            let row = table[index]
+            guard !seen[row.entry] else { continue }
+            seen[row.entry] = true
+            candidates.append(candidate(row))
         }
         return candidates
     }
 
+    /// The candidate that `row` makes.
+    private func candidate(_ row: RangeTableRow) -> Candidate {
+        let entry = entries[row.entry]
+        return Candidate(
+            id: entry.id, moduleName: entry.moduleName, range: row.range, specificity: row.range.specificity,
+            order: entry.order)
+    }
+
     /// The serializers that did not match, in installation order.
     public var skipped: [Skipped] {
-        let suffix = self.suffix
         var skipped: [Skipped] = []
         for entry in entries {
             guard let mediaType else {
                 skipped.append(.init(id: entry.id, moduleName: entry.moduleName, reason: "there is no media type"))
                 continue
             }
-            guard entry.bestRangeIndex(for: mediaType, suffix: suffix) != nil else {
+            guard entry.mediaRanges.contains(where: { $0.matches(mediaType) }) else {
                 let accepted = entry.mediaRanges.map(\.description).joined(separator: ", ")
                 skipped.append(
                     .init(
@@ -100,61 +102,14 @@ public struct Resolution: Sendable, CustomStringConvertible {
 
     /// The chosen serializer: the first candidate.
     public var chosen: Candidate? {
-        guard let index = chosenEntryIndex, let mediaType else { return nil }
-        let suffix = self.suffix
-        let entry = entries[index]
-        guard let rangeIndex = entry.bestRangeIndex(for: mediaType, suffix: suffix) else { return nil }
-        let range = entry.mediaRanges[rangeIndex]
-        return Candidate(
-            id: entry.id, moduleName: entry.moduleName, range: range, specificity: range.specificity,
-            order: entry.order)
+        guard let mediaType, let index = RangeTableRow.firstMatch(in: table, for: mediaType) else { return nil }
+        return candidate(table[index])
     }
 
     /// The position in ``entries`` of the chosen serializer, found without building the candidate list.
     var chosenEntryIndex: Int? {
-        guard let mediaType else { return nil }
-        guard let key = MediaTypeKey(mediaType) else { return chosenEntryIndexMatchingStrings(mediaType) }
-        return Self.chosenEntryIndex(in: table, entries: entries, key: key) { mediaType }
-    }
-
-    /// The position in `entries` of the entry whose compiled range in `table` matches `key` most specifically (the
-    /// first installed of equally specific ones). `table` is sorted most specific first, then in installation
-    /// order, so the first match is the choice. `mediaType` gives `key`'s media type, asked for only when a range
-    /// must be matched in full (``CompiledRange/needsFullMatch``).
-    static func chosenEntryIndex(
-        in table: [CompiledRange], entries: [SerializerRegistry.Entry], key: MediaTypeKey,
-        mediaType: () -> MediaType?
-    ) -> Int? {
-        var full: (mediaType: MediaType, suffix: String?)??
-        return table.withUnsafeBufferPointer { ranges in
-            for range in ranges {
-                if range.needsFullMatch {
-                    if full == nil { full = .some(mediaType().map { ($0, $0.suffix) }) }
-                    guard let (mediaType, suffix) = full! else { continue }
-                    if entries[range.entry].mediaRanges[range.rangeIndex].matches(mediaType, suffix: suffix) {
-                        return range.entry
-                    }
-                } else if range.matches(key) {
-                    return range.entry
-                }
-            }
-            return nil
-        }
-    }
-
-    /// ``chosenEntryIndex`` by matching every range's strings.
-    private func chosenEntryIndexMatchingStrings(_ mediaType: MediaType) -> Int? {
-        let suffix = self.suffix
-        var best: (index: Int, specificity: MediaRange.Specificity)?
-        for index in entries.indices {
-            let entry = entries[index]
-            guard entry.buildError == nil, let specificity = entry.bestSpecificity(for: mediaType, suffix: suffix)
-            else { continue }
-            // Entries are in installation order, so only a strictly more specific match replaces the best.
-            if let current = best, current.specificity >= specificity { continue }
-            best = (index, specificity)
-        }
-        return best?.index
+        guard let mediaType, let index = RangeTableRow.firstMatch(in: table, for: mediaType) else { return nil }
+        return table[index].entry
     }
 
     /// The trace, one fact per line:

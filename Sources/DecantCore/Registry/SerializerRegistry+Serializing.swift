@@ -43,18 +43,6 @@ extension SerializerRegistry {
         }
     }
 
-    /// Turns `response` into a value behind the registry's default validation (see
-    /// ``serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``, whose defaults this uses). This overload exists for
-    /// speed: it does not copy and compare the default policies on every call.
-    public func serialize(_ response: Response) throws(SerializationError) -> SerializedValue {
-        try serialize(response, directly: directSerializer(for: response), sniffing: .trustHeader) {
-            () throws(SerializationError) in
-            try serializeThroughChain(
-                response, resolution: resolve(response, sniffing: .trustHeader), producing: nil as Never.Type?,
-                sniffing: .trustHeader, statusCodes: .success, emptyBodyPolicy: .default)
-        }
-    }
-
     /// Steps 2 and 3 of an untyped call: `serializer` (the result of step 2) when there is one, with the fallback
     /// to same-specificity candidates when it fails; otherwise `throughChain`.
     func serialize(
@@ -102,18 +90,6 @@ extension SerializerRegistry {
         }
     }
 
-    /// Turns `response` into a value of type `T` behind the registry's default validation (see
-    /// ``serialize(_:as:sniffing:statusCodes:emptyBodyPolicy:)``, whose defaults this uses). This overload exists
-    /// for speed: it does not copy and compare the default policies on every call.
-    @inlinable
-    public func serialize<T: Sendable>(_ response: Response, as type: T.Type) throws(SerializationError) -> T {
-        try serialize(response, as: type, directly: directSerializer(for: response), sniffing: .trustHeader) {
-            () throws(SerializationError) -> T in
-            try serializeThroughChain(
-                response, as: type, sniffing: .trustHeader, statusCodes: .success, emptyBodyPolicy: .default)
-        }
-    }
-
     /// Steps 2 and 3 of a typed call: `serializer` (the result of step 2) when there is one and it produces `T`,
     /// with the fallback to same-specificity candidates of that type when it fails; otherwise `throughChain`.
     @inlinable
@@ -156,22 +132,14 @@ extension SerializerRegistry {
         return adjusted.passesUnchanged(response) ? route.chain.serializer : nil
     }
 
-    /// Step 2 under the registry's default policies (the header trusted, 2xx, the default empty-body policy): the
-    /// chosen entry's serializer when its chain, built with those policies, says its stages would pass `response`
-    /// unchanged.
-    @usableFromInline
-    func directSerializer(for response: Response) -> AnyResponseSerializer<any Sendable>? {
-        guard let chosen = chosenEntryIndex(for: response), let route = routes[chosen] else { return nil }
-        return route.chain.passesUnchanged(response) ? route.chain.serializer : nil
-    }
-
-    /// The entry resolution chooses for `response`'s `Content-Type` (see ``Resolution/chosen``), matched by the
-    /// media type's packed key; `nil` without one.
+    /// The entry resolution chooses for `response`'s `Content-Type` (see ``Resolution/chosen``); `nil` without one.
     func chosenEntryIndex(for response: Response) -> Int? {
-        guard let key = response.headers.contentTypeKey else {
-            return response.contentType.flatMap { resolve($0).chosenEntryIndex }
+        response.headers.withContentType { mediaType in
+            guard let mediaType, let index = RangeTableRow.firstMatch(in: rangeTable, for: mediaType) else {
+                return nil
+            }
+            return rangeTable[index].entry
         }
-        return Resolution.chosenEntryIndex(in: rangeTable, entries: entries, key: key) { response.contentType }
     }
 
     /// The candidates' default serializers, best first; for a typed request (`type` set) only those that can produce
@@ -192,9 +160,6 @@ extension SerializerRegistry {
         _ response: Response, resolution: Resolution, sniffing: SniffingPolicy,
         afterFailureOf serializer: AnyResponseSerializer<any Sendable>, error: any Error, producing type: T.Type?
     ) throws(SerializationError) -> SerializedValue {
-        let first = SerializationError(
-            wrapping: error, serializerID: serializer.id, mediaType: response.contentType,
-            response: response)
         // The chosen serializer first (it is the first candidate), so that the compound skips exactly it.
         var compound = CompoundSerializer(
             [serializer]
@@ -204,7 +169,7 @@ extension SerializerRegistry {
             sniffing: sniffing, id: "registry")
         compound.fallsBackOnlyAsSpecifically = true
         do {
-            let result = try compound.serializeReportingChoice(response, afterFirstAttemptFailed: first)
+            let result = try compound.serializeReportingChoice(response, afterFirstFailedWith: error)
             return SerializedValue(
                 value: result.value, serializerID: result.serializerID, mediaType: resolution.mediaType,
                 resolution: resolution, attempts: result.attempts)

@@ -131,8 +131,8 @@ public struct SerializerRegistry: Sendable {
     public private(set) var conflicts: [Conflict] = []
     /// The names of the installed modules, in order.
     public private(set) var moduleNames: [String] = []
-    /// The ranges of every entry whose default serializer builds, compiled for ``Resolution/chosenEntryIndex``.
-    var rangeTable: [CompiledRange] = []
+    /// The ranges of every entry whose default serializer builds, in the order that decides (see ``RangeTableRow``).
+    var rangeTable: [RangeTableRow] = []
     /// Each entry's ``Entry/route``, by entry position: reading one costs one reference count, where reading it
     /// through ``entries`` would copy the whole entry.
     var routes: [Route?] = []
@@ -204,10 +204,8 @@ public struct SerializerRegistry: Sendable {
                 capabilities.insert(.value)
                 if serializer.base is any StreamingResponseSerializer { capabilities.insert(.records) }
                 for (index, range) in ranges.enumerated() {
-                    let compiled = CompiledRange(range, entry: entries.count, rangeIndex: index)
-                    // Most specific first, then installation order: the first match is the choice.
-                    let position = rangeTable.firstIndex { $0.score < compiled.score } ?? rangeTable.endIndex
-                    rangeTable.insert(compiled, at: position)
+                    RangeTableRow.insert(
+                        RangeTableRow(range, entry: entries.count, rangeIndex: index), into: &rangeTable)
                 }
             }
             if decoder != nil { capabilities.insert(.decodable) }
@@ -319,33 +317,6 @@ public struct SerializerRegistry: Sendable {
             elements.append(AcceptHeader.Element(range, quality: quality))
         }
         return AcceptHeader(elements.sorted { $0.quality > $1.quality })
-    }
-}
-
-extension SerializerRegistry.Entry {
-    /// The position in ``mediaRanges`` of the most specific range matching `mediaType` (the first of equally
-    /// specific ones), or `nil`; `suffix` is `mediaType.suffix`.
-    func bestRangeIndex(for mediaType: MediaType, suffix: String?) -> Int? {
-        var best: (index: Int, specificity: MediaRange.Specificity)?
-        for index in mediaRanges.indices {
-            let range = mediaRanges[index]
-            guard range.matches(mediaType, suffix: suffix) else { continue }
-            let specificity = range.specificity
-            if let current = best, current.specificity >= specificity { continue }
-            best = (index, specificity)
-        }
-        return best?.index
-    }
-
-    /// The specificity of the most specific range matching `mediaType`, or `nil`; `suffix` is `mediaType.suffix`.
-    func bestSpecificity(for mediaType: MediaType, suffix: String?) -> MediaRange.Specificity? {
-        var best: MediaRange.Specificity?
-        for range in mediaRanges where range.matches(mediaType, suffix: suffix) {
-            let specificity = range.specificity
-            if let current = best, current >= specificity { continue }
-            best = specificity
-        }
-        return best
     }
 }
 

@@ -120,8 +120,10 @@ extension HTTPHeaderFields {
     /// The fields are parsed when a `Content-Type` field is set, not each time this is read.
     public var contentType: MediaType? { extractedContentType }
 
-    /// ``contentType``'s packed key, read without copying the media type.
-    var contentTypeKey: MediaTypeKey? { extractedContentType?.key }
+    /// `body`'s result for ``contentType``, which it borrows: the hot path of resolution reads the media type without
+    /// copying it.
+    @inline(__always)
+    func withContentType<Result>(_ body: (MediaType?) -> Result) -> Result { body(extractedContentType) }
 
     /// WHATWG Fetch "extract a MIME type" over the `Content-Type` fields of `fields`.
     private static func extractContentType(from fields: [Field]) -> MediaType? {

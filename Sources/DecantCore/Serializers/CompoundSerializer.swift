@@ -117,11 +117,18 @@ public struct CompoundSerializer<Output: Sendable>: ResponseSerializer {
     }
 
     /// ``serializeReportingChoice(_:)`` when the first planned serializer was already tried on `response` and
-    /// failed with `first` (wrapped as ``ResponseSerializer/serializeReportingErrors(_:)`` wraps it).
+    /// failed with `error`: the rest of the plan, with that failure as the first attempt.
+    ///
+    /// This is the one fallback after a failure: a registry's direct call and a ``PreparedSerializer`` call the chosen
+    /// serializer themselves (the compound's first) and come here when it fails.
     func serializeReportingChoice(
-        _ response: Response, afterFirstAttemptFailed first: SerializationError
+        _ response: Response, afterFirstFailedWith error: any Error
     ) throws(SerializationError) -> Chosen<Output> {
-        try serializeReportingChoice(response, plan: plan(for: response).dropFirst(), attempts: [first])
+        let plan = plan(for: response)
+        let first = SerializationError(
+            wrapping: error, serializerID: plan.first?.serializer.id ?? id, mediaType: response.contentType,
+            response: response)
+        return try serializeReportingChoice(response, plan: plan.dropFirst(), attempts: [first])
     }
 
     /// Tries the serializers of `plan` in order after `attempts` failed.

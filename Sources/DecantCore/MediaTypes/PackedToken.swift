@@ -7,9 +7,12 @@ struct PackedToken: Sendable, Hashable {
     let low: UInt64
     let high: UInt64
 
-    /// A value no packed token has (0xFF is never a byte of UTF-8 text): what a longer token packs to on the media
-    /// type side, where it can equal no packed range token.
-    static let unmatchable = PackedToken(low: .max, high: .max)
+    /// A value no packed token has (0xFF is never a byte of UTF-8 text): the words of a ``MediaToken`` that is
+    /// spelled out.
+    static let unpacked = PackedToken(low: .max, high: .max)
+
+    /// Another value no packed token has: the words of ``MediaToken/absent``.
+    static let absent = PackedToken(low: .max, high: .max - 1)
 
     private init(low: UInt64, high: UInt64) {
         self.low = low
@@ -43,5 +46,38 @@ struct PackedToken: Sendable, Hashable {
             guard let packed = Array(string.utf8).withUnsafeBufferPointer({ PackedToken($0) }) else { return nil }
             self = packed
         }
+    }
+}
+
+/// A type, subtype or structured syntax suffix in the form media range matching compares: packed into two words when
+/// it is 1 to 16 ASCII bytes without NUL, so that the common comparison is two integer comparisons; spelled out
+/// otherwise. Two tokens are equal exactly when their strings are (a packed token never equals a spelled one: a
+/// spelled token is empty, longer than 16 bytes, or not ASCII).
+struct MediaToken: Sendable, Hashable {
+    /// The packed token, or ``PackedToken/unpacked`` when spelled out.
+    let packed: PackedToken
+    /// The token, only when it does not pack.
+    let spelled: String?
+
+    private init(packed: PackedToken, spelled: String?) {
+        self.packed = packed
+        self.spelled = spelled
+    }
+
+    /// The token `string`.
+    init(_ string: String) {
+        if let packed = PackedToken(string) {
+            self.init(packed: packed, spelled: nil)
+        } else {
+            self.init(packed: .unpacked, spelled: string)
+        }
+    }
+
+    /// What a media type without a structured syntax suffix has in place of one: equal to no token of a range.
+    static let absent = MediaToken(packed: .absent, spelled: nil)
+
+    @inline(__always)
+    static func == (lhs: MediaToken, rhs: MediaToken) -> Bool {
+        lhs.packed == rhs.packed && lhs.spelled == rhs.spelled
     }
 }
