@@ -50,7 +50,7 @@ import Testing
     static let problemCases: [ProblemCase] = [
         .init(
             name: "not JSON", json: "{", keyPath: "",
-            fragment: "is not a valid JSON document: JSON syntax error at line 1, column 2"),
+            fragment: "is not a valid JSON document: Expected a string key or '}' at line 1, column 2"),
         .init(name: "missing version", json: #"{"chains": []}"#, keyPath: "version", fragment: "is required"),
         .init(
             name: "unknown version", json: #"{"version": 2, "chains": [{"name": "a", "serializers": ["ints"]}]}"#,
