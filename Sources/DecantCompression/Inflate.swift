@@ -38,8 +38,7 @@ package enum Inflate {
     }
 
     /// Decodes a zlib stream (RFC 1950) held in an array; see ``zlib(_:maxOutput:)-(Data,_)``.
-    package static func zlib(_ input: [UInt8], maxOutput: Int = defaultMaxOutput) throws(InflateError) -> [UInt8]
-    {
+    package static func zlib(_ input: [UInt8], maxOutput: Int = defaultMaxOutput) throws(InflateError) -> [UInt8] {
         try withBytes(input) { (buffer) throws(InflateError) in try zlib(buffer, maxOutput: maxOutput) }
     }
 
@@ -70,8 +69,7 @@ package enum Inflate {
     }
 
     /// Decodes a gzip file (RFC 1952) held in an array; see ``gzip(_:maxOutput:)-(Data,_)``.
-    package static func gzip(_ input: [UInt8], maxOutput: Int = defaultMaxOutput) throws(InflateError) -> [UInt8]
-    {
+    package static func gzip(_ input: [UInt8], maxOutput: Int = defaultMaxOutput) throws(InflateError) -> [UInt8] {
         try withBytes(input) { (buffer) throws(InflateError) in try gzip(buffer, maxOutput: maxOutput) }
     }
 

@@ -1,5 +1,5 @@
-import DecantTestSupport
 import DecantCore
+import DecantTestSupport
 import Foundation
 import Testing
 

@@ -268,16 +268,19 @@ import Testing
     /// Numbers are read as `Foundation`'s decoder read them: an integer that fits an `Int` (`3`, `3.0`, `3e0`) is an
     /// integer, another number a double, and one beyond a double's range is named by its key path.
     @Test func numbersReadAsIntegersOrDoubles() throws {
-        let json = #"{"version": 1.0, "chains": [{"name": "a", "serializers": ["ints"], "limits": {"maxBodyBytes": 1e3}}]}"#
+        func document(maxBodyBytes: String) -> String {
+            #"{"version": 1, "chains": [{"name": "a", "serializers": ["ints"], "limits": {"maxBodyBytes": "#
+                + maxBodyBytes + "}}]}"
+        }
+        let json = document(maxBodyBytes: "1e3").replacingOccurrences(of: #""version": 1"#, with: #""version": 1.0"#)
         let configuration = try ChainConfiguration(data: Data(json.utf8))
         #expect(configuration.version == 1)
         #expect(configuration.chains[0].maxBodyBytes == 1000)
-        let fraction = #"{"version": 1, "chains": [{"name": "a", "serializers": ["ints"], "limits": {"maxBodyBytes": 1.5}}]}"#
-        let problems = ChainConfigurationTests.problems(fraction)
+        let problems = ChainConfigurationTests.problems(document(maxBodyBytes: "1.5"))
         #expect(problems.map(\.keyPath) == ["chains[0].limits.maxBodyBytes"])
         #expect(problems.first?.message.contains("not 1.5") == true)
-        let huge = #"{"version": 1, "chains": [{"name": "a", "serializers": ["ints"], "limits": {"maxBodyBytes": 1e400}}]}"#
-        let error = #expect(throws: ConfigurationError.self) { try ChainConfiguration(data: Data(huge.utf8)) }
+        let huge = Data(document(maxBodyBytes: "1e400").utf8)
+        let error = #expect(throws: ConfigurationError.self) { try ChainConfiguration(data: huge) }
         #expect(error?.problems.map(\.keyPath) == ["chains[0].limits.maxBodyBytes"])
         #expect(error?.problems.first?.message.contains("beyond the range of a Double") == true)
     }
