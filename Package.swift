@@ -26,44 +26,59 @@ struct Module {
 }
 
 let modules: [Module] = [
+    // Low-level modules beneath the core, depending on nothing. DecantBytes: word-at-a-time byte scanning (`ByteRun`,
+    // public, unsafe-pointer based, for format authors) and SHA-256. DecantCompression: DEFLATE, zlib and gzip
+    // decoding (`package` API), for the core's content decoding stage and the PNG and TIFF decoders.
+    Module(name: "DecantBytes"),
+    Module(name: "DecantCompression"),
     // Media types, response model, serializer protocol, registry, compound resolver, validation, sniffing, errors.
-    // Depends on nothing but the toolchain's Foundation (FoundationEssentials where available).
-    Module(name: "DecantCore", exclude: ["Charset/Tables/generate_tables.py"]),
+    // Depends on the toolchain's Foundation (FoundationEssentials where available) and the two modules above, which it
+    // does not re-export.
+    Module(name: "DecantCore", dependencies: ["DecantBytes", "DecantCompression"]),
+    // The WHATWG Encoding charset pipeline (`TextEncoding`, `CharsetPipeline`, `DecodedText`), usable alone.
+    Module(name: "DecantCharset", dependencies: ["DecantCore"], exclude: ["Tables/generate_tables.py"]),
     // Built-in formats: one module each, depending on DecantCore, and on DecantJSON for `ConformanceRepresentable`
     // (each format conforms its output type in its own module, so that the conformance kit depends on no format).
-    // DecantString's output, `DecodedText`, is a core type whose canonical form DecantJSON gives, so DecantString needs
-    // the core only.
-    Module(name: "DecantJSON", dependencies: ["DecantCore"]),
-    Module(name: "DecantString", dependencies: ["DecantCore"]),
-    Module(name: "DecantPropertyList", dependencies: ["DecantCore", "DecantJSON"]),
+    // DecantString's output, `DecodedText`, is a DecantCharset type whose canonical form DecantJSON gives, so
+    // DecantJSON depends on DecantCharset (it also reads UTF-16 and UTF-32 with it) and DecantString needs no
+    // DecantJSON.
+    Module(name: "DecantJSON", dependencies: ["DecantCore", "DecantCharset"]),
+    Module(name: "DecantString", dependencies: ["DecantCore", "DecantCharset"]),
+    Module(name: "DecantPropertyList", dependencies: ["DecantCore", "DecantCharset", "DecantJSON"]),
     // One XML parser underneath both XML modules: the DOM is built from the streaming parser's events, so
     // DecantXMLDocument depends on DecantXMLParser as well as DecantCore. The canonical form of both outputs is the
     // tree's Canonical XML, so both conformances live in DecantXMLDocument and DecantXMLParser needs no DecantJSON.
-    Module(name: "DecantXMLParser", dependencies: ["DecantCore"]),
+    Module(name: "DecantXMLParser", dependencies: ["DecantCore", "DecantBytes", "DecantCharset"]),
     Module(
-        name: "DecantXMLDocument", dependencies: ["DecantCore", "DecantJSON", "DecantXMLParser"],
+        name: "DecantXMLDocument", dependencies: ["DecantCore", "DecantBytes", "DecantJSON", "DecantXMLParser"],
         testExclude: ["C14N"]),
     Module(
-        name: "DecantImage", dependencies: ["DecantCore", "DecantJSON"],
+        name: "DecantImage", dependencies: ["DecantCore", "DecantBytes", "DecantCompression", "DecantJSON"],
         testExclude: ["Fixtures", "jpeg_fixtures.py", "tiff_fixtures.py"]),
+    // Chain configuration documents (JSON, read with DecantJSON's parser, or a property list): reading, checking
+    // against a registry, building the chains, writing back. Apart from the core, which keeps what factories need
+    // (`OptionKey`, `SerializerOption`, `ConfigurationValue`, `ConfigurationError`).
+    Module(name: "DecantConfiguration", dependencies: ["DecantCore", "DecantCharset", "DecantJSON"]),
     // The one place that needs full Foundation / FoundationNetworking: the `HTTPURLResponse` bridge.
     Module(name: "DecantFoundation", dependencies: ["DecantCore"]),
     // Raw HTTP/1.1 response messages (RFC 9112) to and from `Response`: the fixtures' format, `curl -si` files. Apart
     // from the core, which holds the concepts; the conformance kit and the tool read fixtures with it.
     Module(name: "DecantRawHTTP", dependencies: ["DecantCore"]),
-    // The umbrella: re-exports every built-in module and provides `SerializerRegistry.standard`.
+    // The umbrella: re-exports every module above and provides `SerializerRegistry.standard`.
     Module(
         name: "Decant",
         dependencies: [
-            "DecantCore", "DecantFoundation", "DecantRawHTTP", "DecantJSON", "DecantString", "DecantPropertyList",
-            "DecantXMLParser", "DecantXMLDocument", "DecantImage",
+            "DecantCore", "DecantBytes", "DecantCharset", "DecantCompression", "DecantConfiguration",
+            "DecantFoundation", "DecantRawHTTP", "DecantJSON", "DecantString", "DecantPropertyList", "DecantXMLParser",
+            "DecantXMLDocument", "DecantImage",
         ],
         testDependencies: ["DecantConformance"]),
     // The fixture-driven conformance kit, a public product so third parties run the same suite (and the serializer
     // rule checks) on their plugins from their test targets. It depends on the core, DecantRawHTTP (fixtures are raw
-    // HTTP messages) and DecantJSON (expectations and canonical forms are JSON) only, so that a plugin's tests do not build every built-in format.
+    // HTTP messages), DecantJSON (expectations and canonical forms are JSON) and DecantConfiguration (fixtures may
+    // name a configured chain) only, so that a plugin's tests do not build every built-in format.
     Module(
-        name: "DecantConformance", dependencies: ["DecantCore", "DecantRawHTTP", "DecantJSON"],
+        name: "DecantConformance", dependencies: ["DecantCore", "DecantRawHTTP", "DecantJSON", "DecantConfiguration"],
         testDependencies: ["Decant"]),
     // The command-line tool. Its output formats are a contract: keep them stable.
     Module(name: "DecantCommandLine", dependencies: ["Decant", "DecantConformance", "DecantJSON"]),
@@ -86,14 +101,14 @@ struct Plugin {
 }
 
 let plugins: [Plugin] = [
-    Plugin(name: "DecantCSV"),
+    Plugin(name: "DecantCSV", extraDependencies: ["DecantBytes", "DecantCharset"]),
     Plugin(name: "DecantForm"),
     Plugin(name: "DecantProblemDetails", extraDependencies: ["DecantXMLParser"]),
-    Plugin(name: "DecantCBOR"),
-    Plugin(name: "DecantMessagePack"),
+    Plugin(name: "DecantCBOR", extraDependencies: ["DecantBytes"]),
+    Plugin(name: "DecantMessagePack", extraDependencies: ["DecantBytes"]),
     Plugin(name: "DecantMultipart"),
     Plugin(name: "DecantNDJSON"),
-    Plugin(name: "DecantEventStream"),
+    Plugin(name: "DecantEventStream", extraDependencies: ["DecantBytes"]),
 ]
 
 /// Settings every target gets.

@@ -1,3 +1,7 @@
+@_exported public import DecantBytes
+@_exported public import DecantCharset
+@_exported public import DecantCompression
+@_exported public import DecantConfiguration
 @_exported public import DecantCore
 @_exported public import DecantFoundation
 @_exported public import DecantImage

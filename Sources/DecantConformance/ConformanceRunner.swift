@@ -1,3 +1,4 @@
+import DecantConfiguration
 public import DecantCore
 import DecantJSON
 import DecantRawHTTP

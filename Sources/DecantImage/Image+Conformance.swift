@@ -1,3 +1,4 @@
+import DecantBytes
 import DecantCore
 public import DecantJSON
 

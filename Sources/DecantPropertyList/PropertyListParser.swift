@@ -1,3 +1,4 @@
+import DecantCharset
 public import DecantCore
 
 #if canImport(FoundationEssentials)

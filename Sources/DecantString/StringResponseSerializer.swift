@@ -1,3 +1,4 @@
+public import DecantCharset
 public import DecantCore
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,4 @@
+public import DecantCharset
 public import DecantCore
 
 /// The factory of ``StringResponseSerializer``: id `string`, `text/*`.

@@ -1,3 +1,4 @@
+import DecantCompression
 import DecantCore
 import DecantTestSupport
 import Foundation

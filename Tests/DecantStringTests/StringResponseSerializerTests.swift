@@ -1,3 +1,4 @@
+import DecantCharset
 import DecantCore
 import DecantString
 import Foundation

@@ -1,7 +1,7 @@
 // libFuzzer target: the BMP decoder (RLE, bitfields, OS/2 and V4/V5 headers). Invariants: no crash, hang or unbounded
 // allocation on any bytes; a decoded image has width * height * 4 bytes of pixels and frames of the same size;
 // decoding on demand agrees.
-// fuzz-modules: DecantCore DecantJSON DecantImage
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantImage
 // fuzz-seeds: Fixtures/image images/bmpsuite/g images/bmpsuite/q images/bmpsuite/b images/image-rs/tests/images/bmp
 // fuzz-max-len: 65536
 import DecantCore

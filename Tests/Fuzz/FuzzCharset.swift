@@ -1,6 +1,8 @@
 // libFuzzer target: every text decoder and the charset pipeline. Invariants: no crash; strict and replacement modes
 // agree on valid input; a strict error's offset lies inside the input.
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset
 // fuzz-seeds: Fixtures/string
+import DecantCore
 import FoundationEssentials
 
 /// The libFuzzer entry point: runs one input through the checks above and traps on a broken invariant.

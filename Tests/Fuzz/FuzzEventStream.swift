@@ -3,7 +3,7 @@
 // (type, data, last event ID, retry) of parsing it in one piece; an event's data is never longer than the input in
 // scalars; under a tight limit (lines longer than it are dropped, so an event may lose its type, id or retry), every
 // event that is not a limitExceeded error carries the data of an event of the loose parse.
-// fuzz-modules: DecantCore DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConformance DecantEventStream
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConfiguration DecantConformance DecantEventStream
 // fuzz-seeds: Fixtures/eventStream
 // fuzz-max-len: 16384
 import DecantCore

@@ -1,7 +1,7 @@
 // libFuzzer target: the GIF decoder (LZW, frames, disposal). Invariants: no crash, hang or unbounded
 // allocation on any bytes; a decoded image has width * height * 4 bytes of pixels and frames of the same size;
 // decoding on demand agrees.
-// fuzz-modules: DecantCore DecantJSON DecantImage
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantImage
 // fuzz-seeds: Fixtures/image images/image-gif/tests images/image-rs/tests/images/gif
 // fuzz-max-len: 65536
 import DecantCore

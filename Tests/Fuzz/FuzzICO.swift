@@ -1,7 +1,7 @@
 // libFuzzer target: the ICO decoder (PNG and BMP entries, AND masks). Invariants: no crash, hang or unbounded
 // allocation on any bytes; a decoded image has width * height * 4 bytes of pixels and frames of the same size;
 // decoding on demand agrees.
-// fuzz-modules: DecantCore DecantJSON DecantImage
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantImage
 // fuzz-seeds: Fixtures/image images/image-rs/tests/images/ico images/image-rs/tests/bad/ico images/image-rs/tests/regression/ico
 // fuzz-max-len: 65536
 import DecantCore

@@ -1,9 +1,10 @@
 // libFuzzer target: Inflate in zlib, raw and gzip modes, and the ContentDecoding stage over it. Invariants: no crash
 // or hang on any bytes, output never beyond maxOutput, the Data and [UInt8] entry points agree, and ContentDecoding
 // either returns the decoded body without Content-Encoding or throws with the response it was given.
-// fuzz-modules: DecantCore
+// fuzz-modules: DecantBytes DecantCompression DecantCore
 // fuzz-seeds: images/pngsuite/image-png/tests/pngsuite
 // fuzz-max-len: 16384
+import DecantCompression
 import FoundationEssentials
 
 /// The libFuzzer entry point: the first byte picks the mode, the rest is the compressed stream.

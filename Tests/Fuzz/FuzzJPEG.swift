@@ -2,7 +2,7 @@
 // unbounded allocation on any bytes; a decoded image has width * height * 4 bytes of pixels, all opaque; decoding on
 // demand agrees in size and pixels; partial decoding (allowsPartialImages) gives the same image when the strict decode
 // succeeds, and otherwise an image of the same invariants or an error; applying the orientation keeps the pixels.
-// fuzz-modules: DecantCore DecantJSON DecantImage
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantImage
 // fuzz-seeds: Tests/DecantImageTests/Fixtures/jpeg images/jpeg-decoder/tests/reftest/images
 // fuzz-max-len: 65536
 import DecantCore

@@ -1,6 +1,6 @@
 // libFuzzer target: the JSON parser and writer. Invariants: no crash or hang on any bytes; whatever parses is
 // written back as JSON that parses to an equal value, and writing that again gives the same bytes.
-// fuzz-modules: DecantCore DecantJSON
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON
 // fuzz-seeds: Fixtures/json json/JSONTestSuite json/nativejson-benchmark/data/jsonchecker json/nativejson-benchmark/data/roundtrip
 // fuzz-max-len: 16384
 import DecantCore

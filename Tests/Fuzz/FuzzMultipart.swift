@@ -6,7 +6,7 @@
 // body at its bodyOffset; parsing again gives the same canonical form. Image and XML parts are decoded too, under one
 // small DecodingBudget per input: what all parts keep stays within it, and a spent budget fails only with
 // limitExceeded.
-// fuzz-modules: DecantCore DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConformance DecantMultipart
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConfiguration DecantConformance DecantMultipart
 // fuzz-seeds: Fixtures/multipart
 // fuzz-max-len: 16384
 import DecantConformance

@@ -3,7 +3,7 @@
 // in chunks of that size gives exactly the records, errors and offsets of decoding it in one piece; every error offset
 // lies inside the input; under a tight record limit, what is not a limitExceeded error is a subsequence of the
 // loose outcomes (a long line becomes one error, even a blank one, which the loose limit skips).
-// fuzz-modules: DecantCore DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConformance DecantNDJSON
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConfiguration DecantConformance DecantNDJSON
 // fuzz-seeds: Fixtures/ndjson
 // fuzz-max-len: 16384
 import DecantCore

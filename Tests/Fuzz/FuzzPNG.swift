@@ -1,9 +1,10 @@
 // libFuzzer target: the PNG decoder (and Inflate underneath), APNG frames included. Invariants: no crash, hang or
 // unbounded allocation on any bytes; a decoded image has width * height * 4 bytes of pixels and frames of the same
 // size, as many frames as its frame count (or none and a count of 1); decoding on demand agrees.
-// fuzz-modules: DecantCore DecantJSON DecantImage
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantImage
 // fuzz-seeds: Fixtures/image images/pngsuite/image-png/tests/pngsuite images/image-rs/tests/images/png
 // fuzz-max-len: 65536
+import DecantCompression
 import DecantCore
 import FoundationEssentials
 

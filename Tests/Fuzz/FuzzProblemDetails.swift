@@ -2,7 +2,7 @@
 // every error carries the plugin's id; a JSON body gives a problem exactly when the JSON parser (same limits) reads an
 // object, with every other member an extension; XML extensions never use a standard member's name; the canonical
 // form writes and parses back to an equal value.
-// fuzz-modules: DecantCore DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConformance DecantProblemDetails
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConfiguration DecantConformance DecantProblemDetails
 // fuzz-seeds: Fixtures/problemDetails Fixtures/json
 // fuzz-max-len: 16384
 // fuzz-dict: FuzzXML.dict

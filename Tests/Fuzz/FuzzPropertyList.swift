@@ -1,6 +1,6 @@
 // libFuzzer target: the property list parsers (binary, XML, OpenStep). Invariants: no crash, hang or unbounded
 // allocation on any bytes, in each format and with format detection.
-// fuzz-modules: DecantCore DecantJSON DecantPropertyList
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantPropertyList
 // fuzz-seeds: Fixtures/propertyList plist json/swift-foundation-resources/Tests/FoundationEssentialsTests/Resources
 // fuzz-max-len: 16384
 import DecantCore

@@ -1,7 +1,7 @@
 // libFuzzer target: raw HTTP/1.1 message parsing. Invariants: no crash; a parsed response serialises back to a message
 // that parses to the same status, headers and body. The written head may be larger than the one read (CRLF for bare
 // LF, a Content-Length the writer adds), so the second parse allows twice the head size and two more fields.
-// fuzz-modules: DecantCore DecantRawHTTP
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantRawHTTP
 // fuzz-seeds: Fixtures
 // fuzz-max-len: 16384
 import DecantCore

@@ -1,7 +1,7 @@
 // libFuzzer target: the whole pipeline, as `decant decode` runs it: a response through the standard registry (every
 // built-in serializer, chosen by media type), with default content decoding. Invariants: no crash, hang or unbounded
 // allocation; every error is a SerializationError that keeps the response it was given.
-// fuzz-modules: DecantCore DecantFoundation DecantRawHTTP DecantJSON DecantString DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage Decant
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantFoundation DecantRawHTTP DecantJSON DecantConfiguration DecantString DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage Decant
 // fuzz-seeds: Fixtures
 // fuzz-max-len: 65536
 import DecantCore

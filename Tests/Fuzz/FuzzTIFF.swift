@@ -1,7 +1,7 @@
 // libFuzzer target: the TIFF decoder (classic and BigTIFF, strips and tiles, PackBits, LZW, Deflate, JPEG, every
 // page). Invariants: no crash, hang or unbounded allocation on any bytes; a decoded image has width * height * 4 bytes
 // of pixels, every frame width * height * 4 of its own; decoding on demand agrees in size, frame count and pixels.
-// fuzz-modules: DecantCore DecantJSON DecantImage
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantImage
 // fuzz-seeds: Tests/DecantImageTests/Fixtures/tiff images/image-tiff/tests/images
 // fuzz-max-len: 65536
 import DecantCore

@@ -3,7 +3,7 @@
 // xmlString() parses back to an equal tree (the XML declaration without its encoding, as documented); both
 // canonical forms are written and stay the same through that round trip; navigation is consistent; fixed and
 // fuzzed XMLPath queries compile or throw, and agree with navigation.
-// fuzz-modules: DecantCore DecantXMLParser DecantJSON DecantXMLDocument
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantXMLParser DecantJSON DecantXMLDocument
 // fuzz-seeds: Fixtures/xmlDocument xml/xmlconf/xmlconf
 // fuzz-max-len: 32768
 // fuzz-dict: FuzzXML.dict

@@ -3,7 +3,7 @@
 // same document; events are balanced (one root, every start has its end), names are non-empty, text holds only XML
 // characters and stays within the limits; a parse is deterministic; tight limits only ever add `limitExceeded`; the
 // conformance suite's canonical form is a fixed point.
-// fuzz-modules: DecantCore DecantXMLParser
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantXMLParser
 // fuzz-seeds: Fixtures/xmlDocument xml/xmlconf/xmlconf
 // fuzz-max-len: 32768
 // fuzz-dict: FuzzXML.dict

@@ -1,3 +1,5 @@
+public import DecantBytes
+
 /// Finds the line ends of a chunk in order: the ends in 64 bytes are found at once, as one bit each in a mask, and
 /// each next end is the lowest bit left. Finding a line's end then does not wait for the end of the line before it
 /// (short lines cost a few instructions each), and every byte is looked at once.

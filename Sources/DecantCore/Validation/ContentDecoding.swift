@@ -1,3 +1,5 @@
+import DecantCompression
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -40,7 +42,7 @@
 /// let value = try registry.serialize(try ContentDecoding().process(response))
 /// ```
 ///
-/// A chain built from a ``ChainConfiguration`` runs the automatic stage too; list `contentDecoding` in its
+/// A chain built from a `ChainConfiguration` runs the automatic stage too; list `contentDecoding` in its
 /// `preprocessors` to decode always. `limits.maxDecodedBytes` and `limits.maxExpansionRatio` set the limits of
 /// either.
 ///
@@ -221,7 +223,7 @@ public struct ContentDecoding: ResponseStage, Hashable {
 
         /// Decodes `input`, producing at most `maxOutput` bytes.
         func decode(_ input: Data, maxOutput: Int) throws(SerializationError) -> Data {
-            try Inflate.decodedData(input, maxOutput: maxOutput) { (bytes, output) throws(SerializationError) in
+            try Inflate.decodedData(input, maxOutput: maxOutput) { (bytes, output) throws(InflateError) in
                 switch self {
                 case .gzip:
                     // Every member (RFC 1952 §2.2), then nothing but zero padding.
@@ -317,13 +319,13 @@ public struct ContentDecoding: ResponseStage, Hashable {
 
 extension Inflate {
     /// Runs `decode` over `input` into a buffer that grows up to `maxOutput` bytes, and returns what it wrote as
-    /// `Data` (one copy out of the buffer).
+    /// `Data` (one copy out of the buffer); its error as a `SerializationError` with the same code, message and offset.
     static func decodedData(
         _ input: Data, maxOutput: Int,
-        _ decode: (UnsafeRawBufferPointer, inout OutputBuffer) throws(SerializationError) -> Void
+        _ decode: (UnsafeRawBufferPointer, inout OutputBuffer) throws(InflateError) -> Void
     ) throws(SerializationError) -> Data {
-        let result: Result<Data, SerializationError> = input.withUnsafeBytes { bytes in
-            do throws(SerializationError) {
+        let result: Result<Data, InflateError> = input.withUnsafeBytes { bytes in
+            do throws(InflateError) {
                 var output = try OutputBuffer(growableUpTo: maxOutput, hint: bytes.count * 4)
                 defer { output.deallocate() }
                 try decode(bytes, &output)
@@ -332,6 +334,10 @@ extension Inflate {
                 return .failure(error)
             }
         }
-        return try result.get()
+        do {
+            return try result.get()
+        } catch {
+            throw SerializationError(error)
+        }
     }
 }

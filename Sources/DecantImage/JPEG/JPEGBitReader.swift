@@ -1,3 +1,4 @@
+import DecantBytes
 import DecantCore
 
 /// Reads the entropy-coded data of a JPEG scan (ITU-T T.81 §F.2.2.5, §B.1.1.5): bits most significant first, a stuffed

@@ -1,3 +1,4 @@
+import DecantBytes
 import DecantCore
 
 /// The scan budget: before any scan is decoded, the markers after the frame header are read through to EOI, and the

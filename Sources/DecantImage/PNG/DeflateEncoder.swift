@@ -1,3 +1,4 @@
+import DecantCompression
 import DecantCore
 
 /// A small deflate compressor (RFC 1951) in a zlib wrapper (RFC 1950), for ``PNGEncoder``.

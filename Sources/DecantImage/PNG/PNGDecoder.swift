@@ -1,3 +1,4 @@
+import DecantCompression
 import DecantCore
 
 #if canImport(FoundationEssentials)
@@ -343,11 +344,11 @@ enum PNGDecoder {
         var output = OutputBuffer(exactly: expected)
         defer { output.deallocate() }
         let inflated: SerializationError? = compressed.withUnsafeBytes { compressed in
-            do throws(SerializationError) {
+            do throws(InflateError) {
                 _ = try Inflate.zlib(compressed, into: &output)
                 return nil
             } catch {
-                var error = error
+                var error = SerializationError(error)
                 error.message = "The PNG image data (\(chunk)) cannot be decompressed. " + error.message
                 return error
             }

@@ -1,3 +1,4 @@
+import DecantCompression
 public import DecantCore
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,4 @@
+import DecantCompression
 import DecantCore
 
 #if canImport(FoundationEssentials)
@@ -290,25 +291,29 @@ extension TIFFPage {
         if base + count + OutputBuffer.slack <= output.count {
             let direct: Int? = try output.withUnsafeMutableBufferPointer { (buffer) throws(SerializationError) in
                 var lent = OutputBuffer(lending: buffer.baseAddress! + base, size: count)
-                do throws(SerializationError) {
+                do throws(InflateError) {
                     _ = try Inflate.zlib(stream, into: &lent)
                     return lent.count
                 } catch {
                     // Full, and more to come: decoded again below, keeping what fits.
-                    guard error.code == .invalidBody && lent.count == count else { throw error }
+                    guard error.code == .invalidBody && lent.count == count else { throw SerializationError(error) }
                     return nil
                 }
             }
             if let direct { return direct }
         }
-        var inflated = try OutputBuffer(growableUpTo: count + (1 << 16), hint: count)
-        defer { inflated.deallocate() }
-        _ = try Inflate.zlib(stream, into: &inflated)
-        let produced = min(count, inflated.count)
-        output.withUnsafeMutableBufferPointer { out in
-            (out.baseAddress! + base).update(from: inflated.base, count: produced)
+        do throws(InflateError) {
+            var inflated = try OutputBuffer(growableUpTo: count + (1 << 16), hint: count)
+            defer { inflated.deallocate() }
+            _ = try Inflate.zlib(stream, into: &inflated)
+            let produced = min(count, inflated.count)
+            output.withUnsafeMutableBufferPointer { out in
+                (out.baseAddress! + base).update(from: inflated.base, count: produced)
+            }
+            return produced
+        } catch {
+            throw SerializationError(error)
         }
-        return produced
     }
 
     /// Each byte with its bits in reverse order, for FillOrder 2 (TIFF 6.0 §8).

@@ -1,3 +1,4 @@
+import DecantBytes
 import DecantCore
 
 /// Character classes of XML 1.0 (Fifth Edition) §2.2 (Char) and §2.3 (Name), for ASCII bytes by table and for other

@@ -1,3 +1,4 @@
+import DecantBytes
 import DecantCore
 
 /// Where the scanner sends events: the closure, handler, delegate and array front ends each wrap one.

@@ -1,3 +1,4 @@
+import DecantCharset
 internal import DecantCore
 
 #if canImport(FoundationEssentials)

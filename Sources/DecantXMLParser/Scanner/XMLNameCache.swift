@@ -1,3 +1,4 @@
+import DecantBytes
 import DecantCore
 
 /// The names a document uses, remembered by their bytes: a name read again (the same element and attribute names

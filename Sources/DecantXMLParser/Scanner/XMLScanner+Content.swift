@@ -1,3 +1,4 @@
+import DecantBytes
 import DecantCore
 
 // The document, its prolog and epilog, and element content.

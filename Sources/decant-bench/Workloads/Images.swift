@@ -110,7 +110,7 @@ enum ImageWorkloads {
             let decant = Contender(name: "Decant") {
                 var output = OutputBuffer(exactly: size)
                 defer { output.deallocate() }
-                _ = try stream.withUnsafeBytes { (bytes) throws(SerializationError) in
+                _ = try stream.withUnsafeBytes { (bytes) throws(InflateError) in
                     try Inflate.zlib(bytes, into: &output)
                 }
                 return output.count

@@ -1,3 +1,4 @@
+import DecantBytes
 import DecantCore
 
 /// The key-check state of one open map (see ``CBORKeyChecker``).

@@ -1,3 +1,4 @@
+import DecantBytes
 import DecantCore
 
 /// The tape reader: the same checks as ``CBORReader/readItem()`` (well-formedness, UTF-8, duplicate keys, every

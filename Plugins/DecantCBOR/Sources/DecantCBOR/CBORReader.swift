@@ -1,3 +1,4 @@
+import DecantBytes
 import DecantCore
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,5 @@
+import DecantBytes
+public import DecantCharset
 public import DecantCore
 
 #if canImport(FoundationEssentials)

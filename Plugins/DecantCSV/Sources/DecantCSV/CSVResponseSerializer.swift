@@ -1,3 +1,4 @@
+public import DecantCharset
 public import DecantCore
 public import DecantJSON
 

@@ -1,3 +1,4 @@
+import DecantBytes
 public import DecantCore
 
 /// The incremental parser of `text/event-stream`: the WHATWG HTML Standard's "interpreting an event stream"

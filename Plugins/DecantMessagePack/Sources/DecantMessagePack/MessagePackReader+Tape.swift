@@ -1,3 +1,4 @@
+import DecantBytes
 import DecantCore
 
 /// The tape reader: the same checks as ``MessagePackReader/readValue()`` (truncation, the byte 0xc1, UTF-8, ext and

@@ -1,3 +1,4 @@
+import DecantBytes
 import DecantCore
 
 /// An open array or map while its elements are read; they wait on the reader's value stack from ``base`` on (a

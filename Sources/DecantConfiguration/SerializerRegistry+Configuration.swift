@@ -1,0 +1,145 @@
+public import DecantCore
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+extension SerializerRegistry {
+    /// Checks `configuration` against this registry and builds its chains.
+    ///
+    /// Every problem is reported at once, with its key path: unknown serializer ids (with the nearest installed
+    /// id), unknown or ill-typed options, byte limits above `BodySizeLimit.maxConfigurableBytes`, and serializers
+    /// that can never run first because an earlier one in the same chain accepts everything they accept (shadowing).
+    ///
+    /// - Throws: `ConfigurationError`; nothing is loaded when there is any problem.
+    public func load(
+        _ configuration: ChainConfiguration, file: String? = nil
+    ) throws(ConfigurationError)
+        -> LoadedConfiguration
+    {
+        let (chains, problems) = build(configuration)
+        guard problems.isEmpty else { throw ConfigurationError(file: file, problems: problems) }
+        return LoadedConfiguration(configuration: configuration, chains: chains)
+    }
+
+    /// Reads a document (JSON or property list) and loads it against this registry, reporting the document's
+    /// problems and the registry's together.
+    ///
+    /// - Throws: `ConfigurationError` listing every problem; nothing is loaded when there is any.
+    public func loadConfiguration(data: Data, file: String? = nil) throws(ConfigurationError) -> LoadedConfiguration {
+        let (configuration, readProblems) = ChainConfiguration.read(data)
+        guard let configuration else { throw ConfigurationError(file: file, problems: readProblems) }
+        let (chains, buildProblems) = build(configuration)
+        let problems = readProblems + buildProblems
+        guard problems.isEmpty else { throw ConfigurationError(file: file, problems: problems) }
+        return LoadedConfiguration(configuration: configuration, chains: chains)
+    }
+
+    private func build(
+        _ configuration: ChainConfiguration
+    ) -> (chains: [String: ConfiguredChain], problems: [ConfigurationError.Problem]) {
+        var problems: [ConfigurationError.Problem] = []
+        var chains: [String: ConfiguredChain] = [:]
+        for (chainIndex, settings) in configuration.chains.enumerated() {
+            let path = "chains[\(chainIndex)]"
+            // Checked when a document is read; again here for a configuration built in code.
+            let limits = [("maxBodyBytes", settings.maxBodyBytes), ("maxDecodedBytes", settings.maxDecodedBytes)]
+            for (key, value) in limits {
+                if let message = ChainConfiguration.byteLimitProblem(value) {
+                    problems.append(.init(keyPath: path + ".limits." + key, message: message))
+                }
+            }
+            let serializers = build(settings.serializers, at: path + ".serializers", problems: &problems)
+            problems += shadowingProblems(settings, serializers: serializers, at: path + ".serializers")
+            var errorDecoding = StatusCodeValidation.ErrorBodyDecoding.sameSerializer
+            switch settings.errorBody {
+            case .none:
+                errorDecoding = .none
+            case .sameSerializers:
+                break
+            case .serializers(let references):
+                let errorSerializers = build(references, at: path + ".errorBody.serializers", problems: &problems)
+                errorDecoding = .serializer(
+                    CompoundSerializer(errorSerializers.compactMap { $0 }, sniffing: settings.sniffing)
+                        .eraseOutput())
+            }
+            let built = serializers.compactMap { $0 }
+            guard built.count == serializers.count else { continue }
+            chains[settings.name] = ConfiguredChain.make(
+                settings, serializers: built, globalAliases: configuration.aliases, errorDecoding: errorDecoding)
+        }
+        return (chains, problems)
+    }
+
+    /// Reads a configuration file (JSON or property list) and loads it against this registry.
+    ///
+    /// - Throws: `ConfigurationError` listing every problem, syntax and registry alike.
+    public func loadConfiguration(contentsOf url: URL) throws(ConfigurationError) -> LoadedConfiguration {
+        try loadConfiguration(data: ChainConfiguration.readFile(url), file: url.path)
+    }
+
+    private func build(
+        _ references: [ChainConfiguration.SerializerReference], at path: String,
+        problems: inout [ConfigurationError.Problem]
+    ) -> [AnyResponseSerializer<any Sendable>?] {
+        references.enumerated().map { index, reference in
+            let itemPath = "\(path)[\(index)]"
+            // Every unknown or wrongly typed option at once, rather than the first that building would stop at.
+            if let entry = entry(for: reference.id) {
+                let optionProblems = SerializerOption.problems(
+                    reference.options, against: entry.factory.optionSchema, for: reference.id)
+                if !optionProblems.isEmpty {
+                    for error in optionProblems {
+                        problems.append(
+                            .init(
+                                keyPath: ([itemPath + ".options"] + error.codingPath).joined(separator: "."),
+                                message: error.message))
+                    }
+                    return nil
+                }
+            }
+            do throws(SerializationError) {
+                return try serializer(id: reference.id, configuration: reference.options)
+            } catch {
+                let keyPath =
+                    error.code == .unknownSerializer
+                    ? itemPath + ".id"
+                    : ([itemPath + ".options"] + error.codingPath).joined(separator: ".")
+                problems.append(.init(keyPath: keyPath, message: error.message))
+                return nil
+            }
+        }
+    }
+
+    private func shadowingProblems(
+        _ settings: ChainConfiguration.Chain, serializers: [AnyResponseSerializer<any Sendable>?], at path: String
+    ) -> [ConfigurationError.Problem] {
+        var problems: [ConfigurationError.Problem] = []
+        for (laterIndex, later) in serializers.enumerated() {
+            guard let later else { continue }
+            for (earlierIndex, earlier) in serializers.prefix(laterIndex).enumerated() {
+                guard let earlier else { continue }
+                let shadowed = later.mediaRanges.allSatisfy { laterRange in
+                    earlier.mediaRanges.contains { earlierRange in
+                        earlierRange.covers(laterRange)
+                            && (settings.order == .asListed || earlierRange.specificity >= laterRange.specificity)
+                    }
+                }
+                guard shadowed else { continue }
+                let earlierRanges = earlier.mediaRanges.map(\.description).joined(separator: ", ")
+                problems.append(
+                    .init(
+                        keyPath: "\(path)[\(laterIndex)]",
+                        message:
+                            "'\(later.id)' is shadowed by the earlier catch-all '\(earlier.id)' "
+                            + "at \(path)[\(earlierIndex)] (\(earlierRanges)): it would only run when that one "
+                            + "fails. Move it before '\(earlier.id)', or narrow that serializer's "
+                            + "mediaRanges."))
+                break
+            }
+        }
+        return problems
+    }
+}
