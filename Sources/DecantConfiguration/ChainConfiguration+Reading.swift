@@ -416,13 +416,8 @@ struct ConfigurationReader {
                 limitObject["maxExpansionRatio"], at: join(path, "limits.maxExpansionRatio"), range: 1...Int.max)
         }
         if let items = array(object["preprocessors"], at: join(path, "preprocessors")) {
-            for (index, item) in items.enumerated() {
-                if let preprocessor = choice(
-                    item, at: join(path, "preprocessors") + "[\(index)]",
-                    ChainConfiguration.Preprocessor.allCases.map { ($0.rawValue, $0) })
-                {
-                    chain.preprocessors.append(preprocessor)
-                }
+            chain.preprocessors = readReferences(items, at: join(path, "preprocessors"), noun: "stage").map {
+                ChainConfiguration.StageReference(id: $0.id, options: $0.options)
             }
         }
         if let errorBody = object["errorBody"] {
@@ -441,7 +436,17 @@ struct ConfigurationReader {
             return []
         }
         if items.isEmpty { problem(path, "must list at least one serializer") }
-        var references: [ChainConfiguration.SerializerReference] = []
+        return readReferences(items, at: path, noun: "serializer").map {
+            ChainConfiguration.SerializerReference(id: $0.id, options: $0.options)
+        }
+    }
+
+    /// The items of a list of factory references (serializers, stages): each an id or `{"id", "options"}`. Whether
+    /// an id is installed is checked when the configuration is loaded against a registry.
+    mutating func readReferences(
+        _ items: [ConfigurationValue], at path: String, noun: String
+    ) -> [(id: SerializerID, options: ConfigurationOptions)] {
+        var references: [(id: SerializerID, options: ConfigurationOptions)] = []
         for (index, item) in items.enumerated() {
             let itemPath = "\(path)[\(index)]"
             var idText: String?
@@ -452,7 +457,7 @@ struct ConfigurationReader {
             case .object:
                 guard let object = object(item, at: itemPath, allowed: ["id", "options"]) else { continue }
                 idText = string(object["id"], at: join(itemPath, "id"))
-                if object["id"] == nil { problem(join(itemPath, "id"), "is required: the serializer id") }
+                if object["id"] == nil { problem(join(itemPath, "id"), "is required: the \(noun) id") }
                 if let optionValue = object["options"] {
                     if case .object(let optionObject) = optionValue {
                         options = optionObject
@@ -461,17 +466,17 @@ struct ConfigurationReader {
                     }
                 }
             default:
-                problem(itemPath, "must be a serializer id or {\"id\", \"options\"}, not \(item.kindDescription)")
+                problem(itemPath, "must be a \(noun) id or {\"id\", \"options\"}, not \(item.kindDescription)")
             }
             guard let idText else { continue }
             guard let id = SerializerID(rawValue: idText) else {
                 problem(
                     itemPath,
-                    "\"\(idText)\" is not a valid serializer id (lowerCamel words, prefixed for third "
+                    "\"\(idText)\" is not a valid \(noun) id (lowerCamel words, prefixed for third "
                         + "parties: json, propertyList, acme.yaml)")
                 continue
             }
-            references.append(.init(id: id, options: options))
+            references.append((id, options))
         }
         return references
     }

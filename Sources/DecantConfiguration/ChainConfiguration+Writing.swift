@@ -35,10 +35,19 @@ extension ChainConfiguration.MediaTypeAlias {
     }
 }
 
-extension ChainConfiguration.SerializerReference {
-    var document: ConfigurationValue {
+extension ChainConfiguration {
+    /// A reference to a factory as a document writes it: the id alone, or `{"id", "options"}`.
+    static func referenceDocument(id: SerializerID, options: ConfigurationOptions) -> ConfigurationValue {
         options.isEmpty ? .string(id.rawValue) : .object(["id": .string(id.rawValue), "options": .object(options)])
     }
+}
+
+extension ChainConfiguration.SerializerReference {
+    var document: ConfigurationValue { ChainConfiguration.referenceDocument(id: id, options: options) }
+}
+
+extension ChainConfiguration.StageReference {
+    var document: ConfigurationValue { ChainConfiguration.referenceDocument(id: id, options: options) }
 }
 
 extension ChainConfiguration.Chain {
@@ -62,7 +71,7 @@ extension ChainConfiguration.Chain {
                 "noContentStatuses": .array(emptyBody.noContentStatuses.sorted().map { .integer($0) }),
             ]),
             "limits": .object(limits),
-            "preprocessors": .array(preprocessors.map { .string($0.rawValue) }),
+            "preprocessors": .array(preprocessors.map(\.document)),
         ]
         if !aliases.isEmpty { object["aliases"] = .array(aliases.map(\.document)) }
         if let defaultCharset { object["defaultCharset"] = .string(defaultCharset) }

@@ -101,14 +101,30 @@ public struct ChainConfiguration: Sendable, Hashable {
         case serializers([SerializerReference])
     }
 
-    /// Names for the built-in preprocessors.
-    public enum Preprocessor: String, Sendable, Hashable, CaseIterable {
+    /// A stage in a chain's `preprocessors`: a stage factory's id (see `StageFactory`), with its options.
+    ///
+    /// The id is resolved against the registry when the configuration is loaded, so a plugin's stages can be named
+    /// as the core's are. In a document, a reference is the id alone (`"xssiPrefix"`) or `{"id", "options"}`.
+    public struct StageReference: Sendable, Hashable {
+        /// `id`: the stage factory's id, such as `contentDecoding` or `acme.signature`.
+        public var id: SerializerID
+        /// `options`: the stage's configuration options. The chain's `limits` fill options of the same name that are
+        /// not set here (`maxDecodedBytes`, `maxExpansionRatio` for `contentDecoding`).
+        public var options: ConfigurationOptions
+
+        /// Creates a reference.
+        public init(id: SerializerID, options: ConfigurationOptions = [:]) {
+            self.id = id
+            self.options = options
+        }
+
         /// `XSSIPrefixRemoval`.
-        case xssiPrefix
+        public static let xssiPrefix = StageReference(id: "xssiPrefix")
         /// `ByteOrderMarkRemoval`.
-        case byteOrderMark
-        /// `ContentDecoding`, with the chain's ``Chain/maxDecodedBytes`` and ``Chain/maxExpansionRatio``.
-        case contentDecoding
+        public static let byteOrderMark = StageReference(id: "byteOrderMark")
+        /// `ContentDecoding` that always decodes, with the chain's `Chain/maxDecodedBytes` and
+        /// `Chain/maxExpansionRatio` unless its options say otherwise.
+        public static let contentDecoding = StageReference(id: "contentDecoding")
     }
 
     /// One named chain: serializers tried as a compound, behind validation stages.
@@ -141,9 +157,10 @@ public struct ChainConfiguration: Sendable, Hashable {
         /// `limits.maxExpansionRatio`: how many times larger than the encoded body the `contentDecoding`
         /// preprocessor may decode it (default: no ratio limit; see `ContentDecoding.maxExpansionRatio`).
         public var maxExpansionRatio: Int?
-        /// `preprocessors`: `contentDecoding`, `xssiPrefix`, `byteOrderMark`, run in the order given, after the body
-        /// size limit.
-        public var preprocessors: [Preprocessor]
+        /// `preprocessors`: stages run in the order given, after the body size limit: the core's `contentDecoding`,
+        /// `xssiPrefix` and `byteOrderMark`, or any stage an installed module provides, by id or as
+        /// `{"id", "options"}`.
+        public var preprocessors: [StageReference]
         /// `errorBody`: how error bodies are decoded.
         public var errorBody: ErrorBodyDecoding
 
@@ -161,7 +178,7 @@ public struct ChainConfiguration: Sendable, Hashable {
             maxBodyBytes: Int = BodySizeLimit.default.maxBytes,
             maxDecodedBytes: Int = ContentDecoding.defaultMaxDecodedBytes,
             maxExpansionRatio: Int? = nil,
-            preprocessors: [Preprocessor] = [],
+            preprocessors: [StageReference] = [],
             errorBody: ErrorBodyDecoding = .sameSerializers
         ) {
             self.name = name

@@ -48,7 +48,8 @@ extension ConfiguredChain {
     /// Builds the chain exactly as code would: aliases, then `ResponseChain(ChoiceReportingSerializer(compound))`.
     static func make(
         _ settings: ChainConfiguration.Chain, serializers: [AnyResponseSerializer<any Sendable>],
-        globalAliases: [ChainConfiguration.MediaTypeAlias], errorDecoding: StatusCodeValidation.ErrorBodyDecoding
+        stages: [any ResponseStage], globalAliases: [ChainConfiguration.MediaTypeAlias],
+        errorDecoding: StatusCodeValidation.ErrorBodyDecoding
     ) -> ConfiguredChain {
         let compound = CompoundSerializer(
             serializers, sniffing: settings.sniffing, triesNonMatching: settings.triesNonMatching,
@@ -56,22 +57,14 @@ extension ConfiguredChain {
         var preprocessors: [any ResponseStage] = [BodySizeLimit(maxBytes: settings.maxBodyBytes)]
         // As in code (`ResponseChain.defaultPreprocessors`): bodies that still carry their coding's signature are
         // decoded, unless the chain lists `contentDecoding`, which always decodes.
-        if !settings.preprocessors.contains(.contentDecoding) {
+        if !settings.preprocessors.contains(where: { $0.id == ChainConfiguration.StageReference.contentDecoding.id }) {
             preprocessors.append(
                 ContentDecoding(
                     maxDecodedBytes: settings.maxDecodedBytes, maxExpansionRatio: settings.maxExpansionRatio,
                     trigger: .whenSignatureMatches))
         }
-        for preprocessor in settings.preprocessors {
-            switch preprocessor {
-            case .xssiPrefix: preprocessors.append(XSSIPrefixRemoval())
-            case .byteOrderMark: preprocessors.append(ByteOrderMarkRemoval())
-            case .contentDecoding:
-                preprocessors.append(
-                    ContentDecoding(
-                        maxDecodedBytes: settings.maxDecodedBytes, maxExpansionRatio: settings.maxExpansionRatio))
-            }
-        }
+        // The listed stages, built by their factories (`SerializerRegistry.stageFactory(for:)`), in order.
+        preprocessors += stages
         if let label = settings.defaultCharset { preprocessors.append(DefaultCharset(label: label)) }
         let decoding: StatusCodeValidation.ErrorBodyDecoding
         if case .sameSerializer = errorDecoding {

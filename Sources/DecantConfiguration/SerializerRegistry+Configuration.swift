@@ -65,10 +65,12 @@ extension SerializerRegistry {
                     CompoundSerializer(errorSerializers.compactMap { $0 }, sniffing: settings.sniffing)
                         .eraseOutput())
             }
+            let stages = buildStages(settings, at: path + ".preprocessors", problems: &problems)
             let built = serializers.compactMap { $0 }
-            guard built.count == serializers.count else { continue }
+            guard built.count == serializers.count, let stages else { continue }
             chains[settings.name] = ConfiguredChain.make(
-                settings, serializers: built, globalAliases: configuration.aliases, errorDecoding: errorDecoding)
+                settings, serializers: built, stages: stages, globalAliases: configuration.aliases,
+                errorDecoding: errorDecoding)
         }
         return (chains, problems)
     }
@@ -111,6 +113,61 @@ extension SerializerRegistry {
                 return nil
             }
         }
+    }
+
+    /// The stages of `settings.preprocessors`, each built by the installed stage factory of its id from its options
+    /// (the chain's `limits` filling options of the same name it does not set); `nil` when any has a problem.
+    private func buildStages(
+        _ settings: ChainConfiguration.Chain, at path: String, problems: inout [ConfigurationError.Problem]
+    ) -> [any ResponseStage]? {
+        var limits: ConfigurationOptions = ["maxDecodedBytes": .integer(settings.maxDecodedBytes)]
+        if let ratio = settings.maxExpansionRatio { limits["maxExpansionRatio"] = .integer(ratio) }
+        var stages: [any ResponseStage] = []
+        var failed = false
+        for (index, reference) in settings.preprocessors.enumerated() {
+            let itemPath = "\(path)[\(index)]"
+            guard let factory = stageFactory(for: reference.id) else {
+                let installed = self.stages.map(\.factory.id.rawValue)
+                var message = "names no installed stage: '\(reference.id)'"
+                if let nearest = EditDistance.nearest(to: reference.id.rawValue, in: installed) {
+                    message += "; did you mean '\(nearest)'?"
+                } else {
+                    message += "."
+                }
+                message +=
+                    " The registry's stages are \(installed.joined(separator: ", ")); a plugin's stage can be "
+                    + "named once its module is installed in the registry that loads this file."
+                problems.append(.init(keyPath: itemPath, message: message))
+                failed = true
+                continue
+            }
+            let optionProblems = SerializerOption.problems(
+                reference.options, against: factory.optionSchema, for: reference.id, noun: "stage")
+            guard optionProblems.isEmpty else {
+                for error in optionProblems {
+                    problems.append(
+                        .init(
+                            keyPath: ([itemPath + ".options"] + error.codingPath).joined(separator: "."),
+                            message: error.message))
+                }
+                failed = true
+                continue
+            }
+            var options = reference.options
+            for option in factory.optionSchema where options[option.name] == nil {
+                if let limit = limits[option.name] { options[option.name] = limit }
+            }
+            do throws(SerializationError) {
+                stages.append(try factory.makeStage(configuration: options))
+            } catch {
+                problems.append(
+                    .init(
+                        keyPath: ([itemPath + ".options"] + error.codingPath).joined(separator: "."),
+                        message: error.message))
+                failed = true
+            }
+        }
+        return failed ? nil : stages
     }
 
     private func shadowingProblems(

@@ -76,7 +76,7 @@ enum ConfigCommand: Command {
             Output.line("  max body bytes: \(settings.maxBodyBytes)")
             if let charset = settings.defaultCharset { Output.line("  default charset: \(charset)") }
             if !settings.preprocessors.isEmpty {
-                Output.line("  preprocessors: " + settings.preprocessors.map(\.rawValue).joined(separator: ", "))
+                Output.line("  preprocessors: " + settings.preprocessors.map(\.id.rawValue).joined(separator: ", "))
             }
             for alias in settings.aliases { Output.line("  alias: " + describe(alias)) }
             Output.line("  resolution:")

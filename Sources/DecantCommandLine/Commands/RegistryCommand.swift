@@ -8,14 +8,15 @@ enum RegistryCommand: Command {
         Usage: decant registry [--json] [--resolve MEDIA-TYPE]
 
         Prints every module installed in the tool's registry, each serializer id with its media ranges and
-        options (name, type, default), and any conflicts between them.
+        options (name, type, default), the stages chain files can name in "preprocessors", and any conflicts.
 
         Options:
           --resolve T  Print the resolution trace for media type T instead: candidates with scores, skipped
                        serializers with reasons, and the choice. Exits 1 if no serializer accepts T.
           --json       Print one JSON object instead: {"modules": [...], "serializers": [{"id", "module",
                        "mediaRanges", "options": [{"name", "type", "default", "summary"}], "summary"}],
-                       "conflicts": [...], "accept": "..."}.
+                       "stages": [{"id", "module", "options", "summary"}], "conflicts": [...],
+                       "accept": "..."}.
           --help       Show this help.
         """
 
@@ -49,9 +50,14 @@ enum RegistryCommand: Command {
             Output.line("")
             Output.line("\(entry.id) [\(entry.moduleName)]: \(entry.factory.summary)")
             Output.line("  media ranges: " + entry.mediaRanges.map(\.description).joined(separator: ", "))
-            for option in entry.factory.optionSchema {
-                let defaultText = option.defaultValue.map { " = \($0)" } ?? ""
-                Output.line("  option \(option.name): \(option.kind)\(defaultText). \(option.summary)")
+            for option in entry.factory.optionSchema { Output.line("  " + optionLine(option)) }
+        }
+        Output.line("")
+        Output.line("stages (chain files' \"preprocessors\"):")
+        for stage in registry.stages {
+            Output.line("  \(stage.factory.id) [\(stage.moduleName)]: \(stage.factory.summary)")
+            for option in stage.factory.optionSchema {
+                Output.line("    " + optionLine(option))
             }
         }
         Output.line("")
@@ -61,20 +67,37 @@ enum RegistryCommand: Command {
         return 0
     }
 
+    /// An option as a line of the text listing.
+    private static func optionLine(_ option: SerializerOption) -> String {
+        let defaultText = option.defaultValue.map { " = \($0)" } ?? ""
+        return "option \(option.name): \(option.kind)\(defaultText). \(option.summary)"
+    }
+
+    /// Options as a JSON array.
+    private static func jsonOptions(_ schema: [SerializerOption]) -> String {
+        let options = schema.map { option in
+            "{\"name\":\(Output.jsonString(option.name)),\"type\":\(Output.jsonString(option.kind.description)),"
+                + "\"default\":\(option.defaultValue.map { Output.jsonString($0.description) } ?? "null"),"
+                + "\"summary\":\(Output.jsonString(option.summary))}"
+        }
+        return "[" + options.joined(separator: ",") + "]"
+    }
+
     private static func json(_ registry: SerializerRegistry) -> String {
+        let stages = registry.stages.map { stage in
+            "{\"id\":\(Output.jsonString(stage.factory.id.rawValue)),\"module\":\(Output.jsonString(stage.moduleName)),"
+                + "\"options\":\(jsonOptions(stage.factory.optionSchema)),"
+                + "\"summary\":\(Output.jsonString(stage.factory.summary))}"
+        }
         let serializers = registry.entries.map { entry -> String in
-            let options = entry.factory.optionSchema.map { option in
-                "{\"name\":\(Output.jsonString(option.name)),\"type\":\(Output.jsonString(option.kind.description)),"
-                    + "\"default\":\(option.defaultValue.map { Output.jsonString($0.description) } ?? "null"),"
-                    + "\"summary\":\(Output.jsonString(option.summary))}"
-            }
             return "{\"id\":\(Output.jsonString(entry.id.rawValue)),\"module\":\(Output.jsonString(entry.moduleName)),"
                 + "\"mediaRanges\":\(Output.jsonArray(entry.mediaRanges.map(\.description))),"
-                + "\"options\":[\(options.joined(separator: ","))],"
+                + "\"options\":\(jsonOptions(entry.factory.optionSchema)),"
                 + "\"summary\":\(Output.jsonString(entry.factory.summary))}"
         }
         return "{\"modules\":\(Output.jsonArray(registry.moduleNames)),"
             + "\"serializers\":[\(serializers.joined(separator: ","))],"
+            + "\"stages\":[\(stages.joined(separator: ","))],"
             + "\"conflicts\":\(Output.jsonArray(registry.conflicts.map(\.description))),"
             + "\"accept\":\(Output.jsonString(registry.acceptHeader.description))}"
     }

@@ -99,16 +99,18 @@ public struct SerializerOption: Sendable, Hashable {
     /// Every problem of `options` against `schema`, in option-name order: one ``SerializationError`` per unknown
     /// option (``SerializationError/Code/unknownOption``, with a "did you mean") or wrongly typed value
     /// (``SerializationError/Code/invalidOption``), each with the option name in ``SerializationError/codingPath``.
-    /// Empty when the options are valid. `decant config check` reports them all at once.
+    /// Empty when the options are valid. `decant config check` reports them all at once. `noun` names what `id` is
+    /// in the messages (`serializer`, or `stage` for a ``StageFactory``).
     public static func problems(
-        _ options: ConfigurationOptions, against schema: [SerializerOption], for id: SerializerID
+        _ options: ConfigurationOptions, against schema: [SerializerOption], for id: SerializerID,
+        noun: String = "serializer"
     ) -> [SerializationError] {
         var found: [SerializationError] = []
         for name in options.keys.sorted() {
             guard let value = options[name] else { continue }
             guard let option = schema.first(where: { $0.name == name }) else {
                 let known = schema.map(\.name)
-                var message = "The serializer '\(id)' has no option '\(name)'."
+                var message = "The \(noun) '\(id)' has no option '\(name)'."
                 if let nearest = EditDistance.nearest(to: name, in: known) {
                     message += " Did you mean '\(nearest)'?"
                 }
@@ -123,7 +125,7 @@ public struct SerializerOption: Sendable, Hashable {
                 found.append(
                     SerializationError(
                         code: .invalidOption,
-                        message: "The option '\(name)' of the serializer '\(id)' \(problem).",
+                        message: "The option '\(name)' of the \(noun) '\(id)' \(problem).",
                         serializerID: id,
                         codingPath: [name]
                     ))

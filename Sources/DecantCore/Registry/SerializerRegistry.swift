@@ -96,6 +96,8 @@ public struct SerializerRegistry: Sendable {
             case invalidID
             /// The same media range at the same rank; the earlier registration wins resolution.
             case sameRange(MediaRange)
+            /// The same stage id (``StageFactory/id``); the later stage factory was not installed.
+            case duplicateStageID
         }
 
         /// What is claimed twice.
@@ -121,6 +123,9 @@ public struct SerializerRegistry: Sendable {
             case .sameRange(let range):
                 return "'\(kept)' (\(keptModule)) and '\(other)' (\(otherModule)) both claim \(range) at the same "
                     + "rank; '\(kept)' wins because it was installed first."
+            case .duplicateStageID:
+                return "The stage '\(other)' from \(otherModule) has the same id as the stage from \(keptModule); "
+                    + "it was not installed. Give third-party stages a prefixed id such as 'acme.signature'."
             }
         }
     }
@@ -131,6 +136,19 @@ public struct SerializerRegistry: Sendable {
     public private(set) var conflicts: [Conflict] = []
     /// The names of the installed modules, in order.
     public private(set) var moduleNames: [String] = []
+    /// Every stage factory chain files can name, in installation order: the core's own (`xssiPrefix`,
+    /// `byteOrderMark`, `contentDecoding`), then those of the installed modules.
+    public private(set) var stages: [InstalledStage] = CoreStageFactories.all.map {
+        InstalledStage(factory: $0, moduleName: "DecantCore")
+    }
+
+    /// A stage factory installed in a registry, with the module that installed it.
+    public struct InstalledStage: Sendable {
+        /// The factory.
+        public let factory: any StageFactory
+        /// Its module's name.
+        public let moduleName: String
+    }
     /// The ranges of every entry whose default serializer builds, in the order that decides (see ``RangeTableRow``).
     var rangeTable: [RangeTableRow] = []
     /// Each entry's ``Entry/route``, by entry position: reading one costs one reference count, where reading it
@@ -159,6 +177,22 @@ public struct SerializerRegistry: Sendable {
     public mutating func install(_ module: SerializerModule) -> [Conflict] {
         var found: [Conflict] = []
         if !moduleNames.contains(module.name) { moduleNames.append(module.name) }
+        for stage in module.stages {
+            if let existing = stages.first(where: { $0.factory.id == stage.id }) {
+                found.append(
+                    Conflict(
+                        kind: .duplicateStageID, kept: stage.id, keptModule: existing.moduleName, other: stage.id,
+                        otherModule: module.name))
+                continue
+            }
+            if !SerializerID.isValid(stage.id.rawValue) {
+                found.append(
+                    Conflict(
+                        kind: .invalidID, kept: stage.id, keptModule: module.name, other: stage.id,
+                        otherModule: module.name))
+            }
+            stages.append(InstalledStage(factory: stage, moduleName: module.name))
+        }
         for factory in module.factories {
             if let existing = entries.first(where: { $0.id == factory.id }) {
                 found.append(
@@ -239,6 +273,11 @@ public struct SerializerRegistry: Sendable {
 
     /// The entry with `id`, or `nil`.
     public func entry(for id: SerializerID) -> Entry? { entries.first { $0.id == id } }
+
+    /// The stage factory with `id` (see ``stages``), or `nil`.
+    public func stageFactory(for id: SerializerID) -> (any StageFactory)? {
+        stages.first { $0.factory.id == id }?.factory
+    }
 
     /// A serializer built by the factory `id` from configuration options.
     ///

@@ -13,11 +13,14 @@ public struct SerializerModule: Sendable {
     public let name: String
     /// The factories, in the order they are installed.
     public let factories: [any SerializerFactory]
+    /// The stage factories chain files can name (see ``StageFactory``), in the order they are installed.
+    public let stages: [any StageFactory]
 
     /// Creates a module.
-    public init(name: String, factories: [any SerializerFactory]) {
+    public init(name: String, factories: [any SerializerFactory], stages: [any StageFactory] = []) {
         self.name = name
         self.factories = factories
+        self.stages = stages
     }
 
     /// The core's raw-bytes serializer (`data`, `*/*`).
