@@ -6,7 +6,7 @@ import Testing
 /// A streaming serializer for the tests: one record per line (`text/x-lines`), the line as a `String`; a line that
 /// starts with `!` is a record that cannot be decoded; a line longer than `maxRecordBytes` is a `limitExceeded` record.
 private struct LinesSerializer: StreamingResponseSerializer {
-    struct Decoder: RecordDecoder {
+    struct Reader: RecordReader {
         var framer: LineFramer
 
         mutating func consume(
@@ -36,12 +36,12 @@ private struct LinesSerializer: StreamingResponseSerializer {
     var mediaRanges: [MediaRange] { [MediaRange("text/x-lines")] }
     var id: SerializerID { "test.lines" }
 
-    func makeRecordDecoder(for head: Response, options: StreamOptions) throws(SerializationError) -> Decoder {
-        Decoder(framer: LineFramer(lineEnds: .lineFeed, maxLineBytes: options.maxRecordBytes))
+    func makeRecordReader(for head: Response, options: StreamOptions) throws(SerializationError) -> Reader {
+        Reader(framer: LineFramer(lineEnds: .lineFeed, maxLineBytes: options.maxRecordBytes))
     }
 
     func serialize(_ response: Response) throws -> [String] {
-        try makeRecordDecoder(for: response, options: StreamOptions()).decodeAll(response.body).map { try $0.get() }
+        try makeRecordReader(for: response, options: StreamOptions()).readAll(response.body).map { try $0.get() }
     }
 }
 

@@ -18,14 +18,14 @@ private enum Outcome: Hashable {
 
 /// Events and errors, in order.
 private func outcomes(_ body: [UInt8], chunk: Int, maxRecordBytes: Int) -> [Outcome] {
-    var decoder = EventStreamDecoder(maxRecordBytes: maxRecordBytes)
+    var reader = EventStreamRecordReader(maxRecordBytes: maxRecordBytes)
     var records: [Result<ServerSentEvent, SerializationError>] = []
     var start = 0
     while start < body.count {
         let end = min(body.count, start + chunk)
         body[start..<end].withUnsafeBytes { raw in
             do throws(SerializationError) {
-                try decoder.consume(raw, into: &records)
+                try reader.consume(raw, into: &records)
             } catch {
                 preconditionFailure("consume threw \(error)")
             }
@@ -33,7 +33,7 @@ private func outcomes(_ body: [UInt8], chunk: Int, maxRecordBytes: Int) -> [Outc
         start = end
     }
     do throws(SerializationError) {
-        try decoder.finish(into: &records)
+        try reader.finish(into: &records)
     } catch {
         preconditionFailure("finish threw \(error)")
     }

@@ -1,4 +1,4 @@
-// libFuzzer target: the NDJSON and JSON text sequence decoder of the DecantNDJSON plugin. Invariants: no crash or hang
+// libFuzzer target: the NDJSON and JSON text sequence record reader of the DecantNDJSON plugin. Invariants: no crash or hang
 // on any bytes; the first byte picks the framing (lines or RS-delimited sequences) and a chunk size; decoding the rest
 // in chunks of that size gives exactly the records, errors and offsets of decoding it in one piece; every error offset
 // lies inside the input; under a tight record limit, what is not a limitExceeded error is a subsequence of the
@@ -12,16 +12,16 @@ import FoundationEssentials
 
 /// Records and errors as comparable text.
 private func outcomes(
-    _ body: [UInt8], framing: NDJSONRecordDecoder.Framing, chunk: Int, maxRecordBytes: Int
+    _ body: [UInt8], framing: NDJSONRecordReader.Framing, chunk: Int, maxRecordBytes: Int
 ) -> [String] {
-    var decoder = NDJSONRecordDecoder(framing: framing, maxRecordBytes: maxRecordBytes)
+    var reader = NDJSONRecordReader(framing: framing, maxRecordBytes: maxRecordBytes)
     var records: [Result<JSONValue, SerializationError>] = []
     var start = 0
     while start < body.count {
         let end = min(body.count, start + chunk)
         body[start..<end].withUnsafeBytes { raw in
             do throws(SerializationError) {
-                try decoder.consume(raw, into: &records)
+                try reader.consume(raw, into: &records)
             } catch {
                 preconditionFailure("consume threw \(error)")
             }
@@ -29,7 +29,7 @@ private func outcomes(
         start = end
     }
     do throws(SerializationError) {
-        try decoder.finish(into: &records)
+        try reader.finish(into: &records)
     } catch {
         preconditionFailure("finish threw \(error)")
     }
@@ -49,7 +49,7 @@ public func fuzzNDJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
     let control = data[0]
     let body = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
-    let framing: NDJSONRecordDecoder.Framing = control & 1 == 0 ? .lines : .jsonSequence
+    let framing: NDJSONRecordReader.Framing = control & 1 == 0 ? .lines : .jsonSequence
     let chunk = Int(control >> 1) + 1
     let whole = outcomes(body, framing: framing, chunk: max(1, body.count), maxRecordBytes: 1 << 20)
     let chunked = outcomes(body, framing: framing, chunk: chunk, maxRecordBytes: 1 << 20)

@@ -1,5 +1,5 @@
 /// Splits a body that arrives in chunks into lines, for line-based stream formats (NDJSON, JSON Lines, server-sent
-/// events): the framing half of a ``RecordDecoder``.
+/// events): the framing half of a ``RecordReader``.
 ///
 /// A line inside one chunk is handed out as a view of that chunk, without a copy; only a line cut by a chunk
 /// boundary is gathered (up to ``maxLineBytes``). Lines and offsets are the same for every chunking, and the scan

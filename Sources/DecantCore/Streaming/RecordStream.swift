@@ -7,7 +7,7 @@
 /// The records of a body that arrives in chunks, decoded while it arrives: an `AsyncSequence` over an
 /// `AsyncSequence` of byte chunks (`Data`, `[UInt8]`, anything `ContiguousBytes`).
 ///
-/// - **Framing**: records may be cut anywhere by the chunks; the decoder keeps the unfinished one, up to
+/// - **Framing**: records may be cut anywhere by the chunks; the reader keeps the unfinished one, up to
 ///   ``StreamOptions/maxRecordBytes``.
 /// - **Back-pressure**: a chunk is read only when the records of the previous ones have been taken, so a slow
 ///   consumer makes the stream read slowly instead of buffering the body.
@@ -19,7 +19,7 @@
 ///
 /// Make one with ``SerializerRegistry/records(_:body:as:options:statusCodes:maxErrorBodyBytes:)``, which validates the
 /// status and chooses the serializer by media type, or directly from a serializer with
-/// ``init(_:head:chunks:options:)``. Each iteration starts a fresh decoder over a fresh iterator of the chunks.
+/// ``init(_:head:chunks:options:)``. Each iteration starts a fresh reader over a fresh iterator of the chunks.
 ///
 /// ```swift
 /// for try await record in try await registry.records(head, body: chunks, as: JSONValue.self) {
@@ -33,7 +33,7 @@ where Chunks.Element: ContiguousBytes {
 
     /// The status and headers of the response (its body is empty: the bytes come from the chunks).
     public let head: Response
-    /// The serializer whose decoder makes the records.
+    /// The serializer whose reader makes the records.
     public let serializerID: SerializerID
     /// The options.
     public let options: StreamOptions
@@ -44,7 +44,7 @@ where Chunks.Element: ContiguousBytes {
     }
 
     let chunks: Chunks
-    let start: @Sendable () -> ErasedRecordDecoder<Record>
+    let start: @Sendable () -> ErasedRecordReader<Record>
     let log = RecordErrorLog()
 
     /// The records of `chunks`, decoded by `serializer` (no status check, no resolution: see
@@ -59,21 +59,21 @@ where Chunks.Element: ContiguousBytes {
     public init<Serializer: StreamingResponseSerializer>(
         _ serializer: Serializer, head: Response, chunks: Chunks, options: StreamOptions = StreamOptions()
     ) throws(SerializationError) where Serializer.Record == Record {
-        let decoder: Serializer.Decoder
+        let reader: Serializer.Reader
         do {
-            decoder = try serializer.makeRecordDecoder(for: head, options: options)
+            reader = try serializer.makeRecordReader(for: head, options: options)
         } catch {
             throw Self.contextualised(
                 error, serializerID: serializer.id, head: head)
         }
         self.init(head: head, serializerID: serializer.id, chunks: chunks, options: options) {
-            ErasedRecordDecoder(decoder)
+            ErasedRecordReader(reader)
         }
     }
 
     init(
         head: Response, serializerID: SerializerID, chunks: Chunks, options: StreamOptions,
-        start: @escaping @Sendable () -> ErasedRecordDecoder<Record>
+        start: @escaping @Sendable () -> ErasedRecordReader<Record>
     ) {
         self.head = head
         self.serializerID = serializerID
@@ -85,7 +85,7 @@ where Chunks.Element: ContiguousBytes {
     /// Starts reading the chunks.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(
-            chunks: chunks.makeAsyncIterator(), decoder: start(), policy: options.errorPolicy, log: log,
+            chunks: chunks.makeAsyncIterator(), reader: start(), policy: options.errorPolicy, log: log,
             serializerID: serializerID, head: head)
     }
 
@@ -101,7 +101,7 @@ where Chunks.Element: ContiguousBytes {
     /// Reads chunks as records are asked for.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var chunks: Chunks.AsyncIterator
-        var decoder: ErasedRecordDecoder<Record>
+        var reader: ErasedRecordReader<Record>
         let policy: RecordErrorPolicy
         let log: RecordErrorLog
         let serializerID: SerializerID
@@ -161,14 +161,14 @@ where Chunks.Element: ContiguousBytes {
                 }
                 do throws(SerializationError) {
                     if let chunk {
-                        try decoder.consume(chunk, into: &pending)
+                        try reader.consume(chunk, into: &pending)
                     } else {
                         bodyEnded = true
-                        try decoder.finish(into: &pending)
+                        try reader.finish(into: &pending)
                     }
                 } catch {
                     // Records completed before the error are still handed out, then the error ends the stream.
-                    // (A stream never feeds a decoder again after it threw.)
+                    // (A stream never feeds a reader again after it threw.)
                     pending.append(.failure(error))
                     bodyEnded = true
                 }

@@ -90,15 +90,15 @@ extension SerializerRegistry {
         let same = ObjectIdentifier(Serializer.Record.self) == ObjectIdentifier(Record.self)
         let erased = ObjectIdentifier(Record.self) == ObjectIdentifier((any Sendable).self)
         guard same || erased else { return nil }
-        let decoder: Serializer.Decoder
+        let reader: Serializer.Reader
         do {
-            decoder = try serializer.makeRecordDecoder(for: head, options: options)
+            reader = try serializer.makeRecordReader(for: head, options: options)
         } catch {
             throw RecordStream<Chunks, Record>.contextualised(
                 error, serializerID: serializer.id, head: head)
         }
         return RecordStream(head: head, serializerID: serializer.id, chunks: chunks, options: options) {
-            same ? ErasedRecordDecoder(sameType: decoder) : ErasedRecordDecoder(erasing: decoder)
+            same ? ErasedRecordReader(sameType: reader) : ErasedRecordReader(erasing: reader)
         }
     }
 

@@ -2,31 +2,31 @@
 /// events, the items of a CBOR sequence.
 ///
 /// It is an ordinary ``ResponseSerializer`` (its whole-body `serialize(_:)` gives the same records, usually by
-/// running ``RecordDecoder/decodeAll(_:)``), installed and resolved by media type like any other;
+/// running ``RecordReader/readAll(_:)``), installed and resolved by media type like any other;
 /// ``SerializerRegistry/records(_:body:as:options:statusCodes:maxErrorBodyBytes:)`` chooses it for a streamed body and
-/// ``RecordStream`` drives its decoder.
+/// ``RecordStream`` drives its reader.
 ///
 /// ```swift
 /// struct LinesSerializer: StreamingResponseSerializer {
 ///     var mediaRanges: [MediaRange] { [MediaRange("text/x-lines")] }
 ///     var id: SerializerID { "acme.lines" }
-///     func makeRecordDecoder(for head: Response, options: StreamOptions) throws(SerializationError) -> LineDecoder {
-///         LineDecoder(maxRecordBytes: options.maxRecordBytes)
+///     func makeRecordReader(for head: Response, options: StreamOptions) throws(SerializationError) -> LineReader {
+///         LineReader(maxRecordBytes: options.maxRecordBytes)
 ///     }
 ///     func serialize(_ response: Response) throws -> [String] {
-///         try makeRecordDecoder(for: response, options: StreamOptions()).decodeAll(response.body).map { try $0.get() }
+///         try makeRecordReader(for: response, options: StreamOptions()).readAll(response.body).map { try $0.get() }
 ///     }
 /// }
 /// ```
 public protocol StreamingResponseSerializer<Record>: ResponseSerializer {
     /// The type of the records.
     associatedtype Record: Sendable
-    /// The incremental decoder.
-    associatedtype Decoder: RecordDecoder where Decoder.Record == Record
+    /// The incremental reader.
+    associatedtype Reader: RecordReader where Reader.Record == Record
 
-    /// A fresh decoder for one response, whose status and headers are in `head` (its body is not used: the bytes
-    /// come through the decoder).
+    /// A fresh reader for one response, whose status and headers are in `head` (its body is not used: the bytes
+    /// come through the reader).
     ///
     /// - Throws: ``SerializationError`` when the head rules the stream out (an unknown charset, say).
-    func makeRecordDecoder(for head: Response, options: StreamOptions) throws(SerializationError) -> Decoder
+    func makeRecordReader(for head: Response, options: StreamOptions) throws(SerializationError) -> Reader
 }

@@ -21,7 +21,7 @@ enum StreamingWorkloads {
                     let baseline = Contender(name: "split + JSONSerialization per line") { try foundationNDJSON(body) }
                     let same =
                         try decant.run() == expected && baseline.run() == expected
-                        && streamedCount(body, head: ndjsonHead, serializer: NDJSONSerializer()) == expected
+                        && streamedCount(body, head: ndjsonHead, serializer: NDJSONResponseSerializer()) == expected
                     return .timed(
                         TimedBench(
                             quantity: Double(body.count), decant: decant, baseline: .inProcess(baseline),
@@ -64,7 +64,7 @@ enum StreamingWorkloads {
     }
 
     /// A `stream.sse*` row: the events of `body(bytes)` (the body and its number of events) through the event
-    /// stream decoder, against the Foundation loop; both sides and the real stream must dispatch every event.
+    /// stream reader, against the Foundation loop; both sides and the real stream must dispatch every event.
     static func eventWorkload(name: String, summary: String, body: @escaping (Int) -> (Data, Int)) -> Workload {
         Workload(
             name: name, unit: .megabytesPerSecond, baselineName: "Foundation lines + fields", summary: summary,
@@ -74,7 +74,7 @@ enum StreamingWorkloads {
                 let baseline = Contender(name: "Foundation lines + fields") { foundationEvents(body) }
                 let same =
                     try decant.run() == expected && baseline.run() == expected
-                    && streamedCount(body, head: eventHead, serializer: EventStreamSerializer()) == expected
+                    && streamedCount(body, head: eventHead, serializer: EventStreamResponseSerializer()) == expected
                 return .timed(
                     TimedBench(
                         quantity: Double(body.count), decant: decant, baseline: .inProcess(baseline),
@@ -175,25 +175,25 @@ enum StreamingWorkloads {
     static let ndjsonHead = Response(status: 200, headers: ["Content-Type": "application/x-ndjson"], body: Data())
     static let eventHead = Response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data())
 
-    /// The records of `body` decoded as a `RecordStream` decodes them (its decoder fed 64 KiB chunks, the records
+    /// The records of `body` decoded as a `RecordStream` decodes them (its reader fed 64 KiB chunks, the records
     /// taken one by one), on the calling thread: the bench times the CPU time of its own thread, so the async hop a
     /// `RecordStream` makes per chunk (another thread) is left out. ``streamedCount(_:head:serializer:)`` checks that
     /// the real stream gives the same records.
     static func streamNDJSON(_ body: Data) throws -> Int {
-        var decoder = NDJSONSerializer().makeRecordDecoder(for: ndjsonHead, options: StreamOptions())
+        var reader = NDJSONResponseSerializer().makeRecordReader(for: ndjsonHead, options: StreamOptions())
         var pending: [Result<JSONValue, SerializationError>] = []
         var count = 0
         var offset = 0
         while offset < body.count {
             let end = Swift.min(body.count, offset + 65_536)
             try body[offset..<end].withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-                try decoder.consume(raw, into: &pending)
+                try reader.consume(raw, into: &pending)
             }
             for result in pending { count &+= try result.get().count > 0 ? 1 : 0 }
             pending.removeAll(keepingCapacity: true)
             offset = end
         }
-        try decoder.finish(into: &pending)
+        try reader.finish(into: &pending)
         for result in pending { count &+= try result.get().count > 0 ? 1 : 0 }
         return count
     }
@@ -224,14 +224,14 @@ enum StreamingWorkloads {
     /// The events of `body` decoded as a `RecordStream` decodes them, on the calling thread (see
     /// ``streamNDJSON(_:)``).
     static func streamEvents(_ body: Data) throws -> Int {
-        var decoder = EventStreamSerializer().makeRecordDecoder(for: eventHead, options: StreamOptions())
+        var reader = EventStreamResponseSerializer().makeRecordReader(for: eventHead, options: StreamOptions())
         var pending: [Result<ServerSentEvent, SerializationError>] = []
         var count = 0
         var offset = 0
         while offset < body.count {
             let end = Swift.min(body.count, offset + 65_536)
             try body[offset..<end].withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-                try decoder.consume(raw, into: &pending)
+                try reader.consume(raw, into: &pending)
             }
             for index in pending.indices {
                 switch pending[index] {
@@ -242,7 +242,7 @@ enum StreamingWorkloads {
             pending.removeAll(keepingCapacity: true)
             offset = end
         }
-        try decoder.finish(into: &pending)
+        try reader.finish(into: &pending)
         return count
     }
 
@@ -304,14 +304,14 @@ enum StreamingWorkloads {
             var body = Data()
             body.reserveCapacity(chunkCount * chunk.count)
             for _ in 0..<chunkCount { body.append(chunk) }
-            let records = try NDJSONSerializer().serialize(
+            let records = try NDJSONResponseSerializer().serialize(
                 Response(headers: ["Content-Type": "application/x-ndjson"], body: body))
             return "\(records.records.count)-records"
         }
         let count = try blocking {
             var count = 0
             let chunks = RepeatedChunks(chunk: chunk, count: chunkCount)
-            for try await _ in try RecordStream(NDJSONSerializer(), head: ndjsonHead, chunks: chunks) { count += 1 }
+            for try await _ in try RecordStream(NDJSONResponseSerializer(), head: ndjsonHead, chunks: chunks) { count += 1 }
             return count
         }
         return "\(count)-records"

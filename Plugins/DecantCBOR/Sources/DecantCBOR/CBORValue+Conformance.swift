@@ -1,11 +1,5 @@
 public import DecantJSON
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 extension CBORValue: ConformanceRepresentable {
     /// The canonical JSON form described on ``CBORValue``: JSON where JSON can represent the value, typed objects
     /// (`$bytes`, `$tag`, `$map`, `$undefined`, `$simple`, `$float`) elsewhere. A stable contract of

@@ -169,7 +169,7 @@ extension SerializerRegistry {
     public static let standardJSON = SerializerRegistry(modules: [.json])
 }
 
-/// Every event of a whole `text/event-stream` body: what ``EventStreamSerializer`` makes when the body is not
+/// Every event of a whole `text/event-stream` body: what ``EventStreamResponseSerializer`` makes when the body is not
 /// streamed.
 ///
 /// Its canonical form (`decant decode --json`, the `Fixtures/eventStream` expectations) is

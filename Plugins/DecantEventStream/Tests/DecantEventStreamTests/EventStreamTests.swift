@@ -49,7 +49,7 @@ private func describe(_ event: ServerSentEvent) -> String {
         for fixture in Self.fixtures {
             let response = try Response(raw: fixture.raw)
             guard response.status == 200 else { continue }
-            let whole = try EventStreamSerializer().serialize(response).events.map(describe)
+            let whole = try EventStreamResponseSerializer().serialize(response).events.map(describe)
             for seed in UInt64(1)...5 {
                 for maxChunk in [1, 2, 5, 64] {
                     let chunks = ChunkedBody(response.body, seed: seed, maxChunk: maxChunk).chunks
@@ -105,7 +105,7 @@ private func describe(_ event: ServerSentEvent) -> String {
     @Test func randomBytes() async throws {
         var generator = SplitMix64(seed: 7)
         let body = Data((0..<1_000_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        let whole = try EventStreamSerializer().serialize(
+        let whole = try EventStreamResponseSerializer().serialize(
             Response(headers: ["Content-Type": "text/event-stream"], body: body))
         let streamedEvents = try await streamed(ChunkedBody(body, seed: 3, maxChunk: 4096).chunks)
         #expect(streamedEvents == whole.events.map(describe))
@@ -139,7 +139,7 @@ private func describe(_ event: ServerSentEvent) -> String {
 @Suite struct ShortDataTests {
     /// The events of `body`, parsed whole.
     private func events(_ body: [UInt8]) throws -> [ServerSentEvent] {
-        try EventStreamSerializer().serialize(
+        try EventStreamResponseSerializer().serialize(
             Response(headers: ["Content-Type": "text/event-stream"], body: Data(body))
         ).events
     }

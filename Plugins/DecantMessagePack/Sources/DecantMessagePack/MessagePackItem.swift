@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// One value of a MessagePack body checked by ``MessagePackParser/read(_:)``, read from the body when asked for.
 ///
 /// ``MessagePackParser/read(_:)`` makes the same checks as ``MessagePackParser/parse(_:)`` (truncation, UTF-8,

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Small pieces of RFC 5322 / RFC 9110 header syntax: tokens, `;`-separated parameters, RFC 8187 extended values.
 enum HeaderSyntax {
     /// Whether `byte` is a `tchar` of RFC 9110 §5.6.2.

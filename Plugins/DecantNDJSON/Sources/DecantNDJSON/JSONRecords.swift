@@ -1,7 +1,7 @@
 public import DecantCore
 public import DecantJSON
 
-/// The records of a whole NDJSON, JSON Lines or JSON text sequence body: what ``NDJSONSerializer`` makes when the
+/// The records of a whole NDJSON, JSON Lines or JSON text sequence body: what ``NDJSONResponseSerializer`` makes when the
 /// body is not streamed, the same records the stream would hand out.
 ///
 /// Its canonical form (`decant decode --json`, the `Fixtures/ndjson` expectations) is `{"records": [...]}`.

@@ -1,7 +1,7 @@
 public import DecantCore
 public import DecantJSON
 
-/// The factory of ``NDJSONSerializer`` (id `ndjson`).
+/// The factory of ``NDJSONResponseSerializer`` (id `ndjson`).
 ///
 /// Configuration options: `maxRecordBytes` (integer, default 16 MiB: the largest record of a whole body),
 /// `maxDepth` (integer, default 512: the deepest nesting within a record) and `mediaRanges` (an array of media
@@ -54,9 +54,9 @@ public struct NDJSONSerializerFactory: SerializerFactory {
     /// The defaults.
     public var defaultOptions: Options { Options() }
 
-    /// Builds an ``NDJSONSerializer``.
-    public func makeSerializer(options: Options) -> NDJSONSerializer {
-        NDJSONSerializer(
+    /// Builds an ``NDJSONResponseSerializer``.
+    public func makeSerializer(options: Options) -> NDJSONResponseSerializer {
+        NDJSONResponseSerializer(
             parser: options.parser, maxRecordBytes: options.maxRecordBytes, mediaRanges: options.mediaRanges)
     }
 
@@ -73,12 +73,12 @@ public struct NDJSONResponseDecoder: ResponseDecoder, FormatComponent {
     public static var format: MediaFormat { .ndjson }
 
     /// The serializer that reads the records.
-    public var serializer: NDJSONSerializer
+    public var serializer: NDJSONResponseSerializer
     /// The decoder of the records, with its strategies.
     public var decoder: JSONValueDecoder
 
     /// Creates the decoder.
-    public init(serializer: NDJSONSerializer = NDJSONSerializer(), decoder: JSONValueDecoder = JSONValueDecoder()) {
+    public init(serializer: NDJSONResponseSerializer = NDJSONResponseSerializer(), decoder: JSONValueDecoder = JSONValueDecoder()) {
         self.serializer = serializer
         self.decoder = decoder
     }

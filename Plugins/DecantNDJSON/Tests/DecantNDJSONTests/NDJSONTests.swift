@@ -48,11 +48,11 @@ private func streamed(
             guard response.status == 200 else { continue }
             let whole: [String]
             do {
-                whole = try NDJSONSerializer().serialize(response).records.map(\.description)
+                whole = try NDJSONResponseSerializer().serialize(response).records.map(\.description)
             } catch {
                 // A body that fails whole fails in the stream too, first bad record first.
                 let stream = try RecordStream(
-                    NDJSONSerializer(), head: response, chunks: ChunkedBody([response.body]))
+                    NDJSONResponseSerializer(), head: response, chunks: ChunkedBody([response.body]))
                 await #expect(throws: SerializationError.self, "\(fixture.name)") {
                     for try await _ in stream {}
                 }

@@ -7,16 +7,16 @@
 /// The incremental half of a ``StreamingResponseSerializer``: a state machine that is fed a body in chunks as they
 /// arrive and hands out each record as soon as its last byte is in.
 ///
-/// A decoder must give the same records, errors and offsets for every way of cutting the body into chunks: one byte
+/// A reader must give the same records, errors and offsets for every way of cutting the body into chunks: one byte
 /// at a time, one chunk, anything between. It keeps only the unfinished record between calls (bounded by the
 /// `maxRecordBytes` it was made with), never the body. ``RecordStream`` drives it from an `AsyncSequence` of chunks;
-/// ``RecordDecoder/decodeAll(_:)`` runs it over a whole body, which is how a streaming serializer's whole-body
+/// ``RecordReader/readAll(_:)`` runs it over a whole body, which is how a streaming serializer's whole-body
 /// ``ResponseSerializer/serialize(_:)`` gives the same records as its stream.
 ///
 /// A record that cannot be decoded (one malformed line of NDJSON) is reported as a `.failure` among the records, so
 /// that the ``RecordErrorPolicy`` can skip it; an error thrown from ``consume(_:into:)`` or ``finish(into:)`` ends
-/// the stream whatever the policy (a framing error the decoder cannot resynchronise after).
-public protocol RecordDecoder<Record>: Sendable {
+/// the stream whatever the policy (a framing error the reader cannot resynchronise after).
+public protocol RecordReader<Record>: Sendable {
     /// The type of the records.
     associatedtype Record: Sendable
 
@@ -35,23 +35,23 @@ public protocol RecordDecoder<Record>: Sendable {
     mutating func finish(into records: inout [Result<Record, SerializationError>]) throws(SerializationError)
 }
 
-extension RecordDecoder {
-    /// Runs a copy of this decoder over a whole body: the records and record errors the stream would hand out.
+extension RecordReader {
+    /// Runs a copy of this reader over a whole body: the records and record errors the stream would hand out.
     ///
     /// - Throws: ``SerializationError`` when the stream would end with one.
-    public func decodeAll(_ body: Data) throws(SerializationError) -> [Result<Record, SerializationError>] {
-        var decoder = self
+    public func readAll(_ body: Data) throws(SerializationError) -> [Result<Record, SerializationError>] {
+        var reader = self
         var records: [Result<Record, SerializationError>] = []
         var failure: SerializationError?
         body.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             do throws(SerializationError) {
-                try decoder.consume(raw, into: &records)
+                try reader.consume(raw, into: &records)
             } catch {
                 failure = error
             }
         }
         if let failure { throw failure }
-        try decoder.finish(into: &records)
+        try reader.finish(into: &records)
         return records
     }
 }

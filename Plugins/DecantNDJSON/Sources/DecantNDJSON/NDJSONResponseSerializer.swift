@@ -14,7 +14,7 @@ public import DecantJSON
 /// let stream = try await registry.records(head, body: chunks, as: JSONValue.self)
 /// for try await record in stream { print(record["id"] ?? nil) }
 /// ```
-public struct NDJSONSerializer: StreamingResponseSerializer, FormatComponent {
+public struct NDJSONResponseSerializer: StreamingResponseSerializer, FormatComponent {
     /// The `ndjson` format.
     public static var format: MediaFormat { .ndjson }
 
@@ -40,14 +40,14 @@ public struct NDJSONSerializer: StreamingResponseSerializer, FormatComponent {
     public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
 
     /// The framing of a media type: JSON text sequences for `application/json-seq` and `+json-seq`, lines otherwise.
-    public static func framing(of mediaType: MediaType?) -> NDJSONRecordDecoder.Framing {
+    public static func framing(of mediaType: MediaType?) -> NDJSONRecordReader.Framing {
         guard let mediaType else { return .lines }
         return mediaType.essence == "application/json-seq" || mediaType.suffix == "json-seq" ? .jsonSequence : .lines
     }
 
-    /// A decoder for one streamed body, framed by its media type.
-    public func makeRecordDecoder(for head: Response, options: StreamOptions) -> NDJSONRecordDecoder {
-        NDJSONRecordDecoder(
+    /// A reader for one streamed body, framed by its media type.
+    public func makeRecordReader(for head: Response, options: StreamOptions) -> NDJSONRecordReader {
+        NDJSONRecordReader(
             framing: Self.framing(of: head.contentType), parser: parser, maxRecordBytes: options.maxRecordBytes)
     }
 
@@ -56,11 +56,11 @@ public struct NDJSONSerializer: StreamingResponseSerializer, FormatComponent {
     /// - Throws: `SerializationError` of the first record that does not decode (with its offset in the body), with
     ///   the response, media type and serializer id attached.
     public func serialize(_ response: Response) throws -> JSONRecords {
-        let decoder = NDJSONRecordDecoder(
+        let reader = NDJSONRecordReader(
             framing: Self.framing(of: response.contentType), parser: parser, maxRecordBytes: maxRecordBytes)
         do {
             return JSONRecords(
-                records: try decoder.decodeAll(response.body).map { result throws(SerializationError) in
+                records: try reader.readAll(response.body).map { result throws(SerializationError) in
                     try result.get()
                 })
         } catch {

@@ -21,7 +21,7 @@ public import DecantCore
 /// The parser frames lines itself rather than through `LineFramer`: a line inside one chunk is read in place (its
 /// end found eight bytes at a time) and interpreted in the same loop; only a line cut by a chunk boundary is
 /// gathered, up to the limit. Short data (up to 15 bytes) stays bytes in the event until it is read.
-public struct EventStreamDecoder: RecordDecoder {
+public struct EventStreamRecordReader: RecordReader {
     private let maxRecordBytes: Int
 
     // Framing.

@@ -4,50 +4,50 @@
     import Foundation
 #endif
 
-/// A record decoder behind closures, so that a stream's type does not name the serializer's decoder.
-struct ErasedRecordDecoder<Record: Sendable> {
+/// A record reader behind closures, so that a stream's type does not name the serializer's reader.
+struct ErasedRecordReader<Record: Sendable> {
     private let consumeBytes:
         (UnsafeRawBufferPointer, inout [Result<Record, SerializationError>]) throws(SerializationError) -> Void
     private let finishBody: (inout [Result<Record, SerializationError>]) throws(SerializationError) -> Void
 
-    init<Decoder: RecordDecoder>(_ prototype: Decoder) where Decoder.Record == Record {
-        let state = DecoderState(prototype)
-        consumeBytes = { (bytes, records) throws(SerializationError) in try state.decoder.consume(bytes, into: &records)
+    init<Reader: RecordReader>(_ prototype: Reader) where Reader.Record == Record {
+        let state = ReaderState(prototype)
+        consumeBytes = { (bytes, records) throws(SerializationError) in try state.reader.consume(bytes, into: &records)
         }
-        finishBody = { (records) throws(SerializationError) in try state.decoder.finish(into: &records) }
+        finishBody = { (records) throws(SerializationError) in try state.reader.finish(into: &records) }
     }
 
-    /// A decoder of another record type whose records are `Record`s (the registry checked that the types are the
+    /// A reader of another record type whose records are `Record`s (the registry checked that the types are the
     /// same), so no record is converted.
-    init<Decoder: RecordDecoder>(sameType prototype: Decoder) {
-        let state = DecoderState(prototype)
+    init<Reader: RecordReader>(sameType prototype: Reader) {
+        let state = ReaderState(prototype)
         consumeBytes = { (bytes, records) throws(SerializationError) in
-            var produced: [Result<Decoder.Record, SerializationError>] = []
+            var produced: [Result<Reader.Record, SerializationError>] = []
             defer { records.append(contentsOf: unsafeBitCast(produced, to: [Result<Record, SerializationError>].self)) }
-            try state.decoder.consume(bytes, into: &produced)
+            try state.reader.consume(bytes, into: &produced)
         }
         finishBody = { (records) throws(SerializationError) in
-            var produced: [Result<Decoder.Record, SerializationError>] = []
+            var produced: [Result<Reader.Record, SerializationError>] = []
             defer { records.append(contentsOf: unsafeBitCast(produced, to: [Result<Record, SerializationError>].self)) }
-            try state.decoder.finish(into: &produced)
+            try state.reader.finish(into: &produced)
         }
     }
 
-    /// A decoder whose records are handed out as `any Sendable` (`Record` is `any Sendable`: the registry checked).
-    init<Decoder: RecordDecoder>(erasing prototype: Decoder) {
-        let state = DecoderState(prototype)
-        func convert(_ produced: [Result<Decoder.Record, SerializationError>]) -> [Result<Record, SerializationError>] {
+    /// A reader whose records are handed out as `any Sendable` (`Record` is `any Sendable`: the registry checked).
+    init<Reader: RecordReader>(erasing prototype: Reader) {
+        let state = ReaderState(prototype)
+        func convert(_ produced: [Result<Reader.Record, SerializationError>]) -> [Result<Record, SerializationError>] {
             produced.map { result in result.map { record in (record as any Sendable) as! Record } }
         }
         consumeBytes = { (bytes, records) throws(SerializationError) in
-            var produced: [Result<Decoder.Record, SerializationError>] = []
+            var produced: [Result<Reader.Record, SerializationError>] = []
             defer { records.append(contentsOf: convert(produced)) }
-            try state.decoder.consume(bytes, into: &produced)
+            try state.reader.consume(bytes, into: &produced)
         }
         finishBody = { (records) throws(SerializationError) in
-            var produced: [Result<Decoder.Record, SerializationError>] = []
+            var produced: [Result<Reader.Record, SerializationError>] = []
             defer { records.append(contentsOf: convert(produced)) }
-            try state.decoder.finish(into: &produced)
+            try state.reader.finish(into: &produced)
         }
     }
 
@@ -70,8 +70,8 @@ struct ErasedRecordDecoder<Record: Sendable> {
     }
 }
 
-/// The mutable decoder of one iteration, owned by that iteration's iterator alone.
-private final class DecoderState<Decoder: RecordDecoder> {
-    var decoder: Decoder
-    init(_ decoder: Decoder) { self.decoder = decoder }
+/// The mutable reader of one iteration, owned by that iteration's iterator alone.
+private final class ReaderState<Reader: RecordReader> {
+    var reader: Reader
+    init(_ reader: Reader) { self.reader = reader }
 }

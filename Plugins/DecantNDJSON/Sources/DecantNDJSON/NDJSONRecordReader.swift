@@ -1,7 +1,7 @@
 public import DecantCore
 public import DecantJSON
 
-/// The incremental decoder of JSON records: newline-delimited JSON (NDJSON, JSON Lines) or JSON text sequences
+/// The incremental reader of JSON records: newline-delimited JSON (NDJSON, JSON Lines) or JSON text sequences
 /// (RFC 7464), each record parsed by DecantJSON's ``JSONParser`` as soon as its last byte arrives.
 ///
 /// - **Lines** (`application/x-ndjson`, `application/jsonl`): LF ends a record, a CR before it is dropped, lines
@@ -14,7 +14,7 @@ public import DecantJSON
 /// A record that does not parse is a record error with the byte offset in the body; the stream's
 /// ``RecordErrorPolicy`` decides whether it ends the stream. A record longer than `maxRecordBytes` is a
 /// `limitExceeded` record error, and its bytes are not kept.
-public struct NDJSONRecordDecoder: RecordDecoder {
+public struct NDJSONRecordReader: RecordReader {
     /// How records are delimited.
     public enum Framing: String, Sendable, Hashable, CaseIterable {
         /// One JSON text per line (NDJSON, JSON Lines).
@@ -29,7 +29,7 @@ public struct NDJSONRecordDecoder: RecordDecoder {
     public let parser: JSONParser
     private var framer: LineFramer
 
-    /// Creates a decoder.
+    /// Creates a reader.
     ///
     /// - Parameters:
     ///   - framing: How records are delimited.

@@ -5,7 +5,7 @@ public import DecantCore
 ///
 /// Its id is `eventStream`. As a ``StreamingResponseSerializer`` it hands out each ``ServerSentEvent`` as it is
 /// dispatched (``SerializerRegistry/records(_:body:as:options:statusCodes:maxErrorBodyBytes:)``); as an ordinary
-/// serializer it makes ``ServerSentEvents``, the same events. ``EventStreamDecoder`` has the parsing rules.
+/// serializer it makes ``ServerSentEvents``, the same events. ``EventStreamRecordReader`` has the parsing rules.
 ///
 /// ```swift
 /// let registry = SerializerRegistry.standard.installing(.eventStream)
@@ -13,7 +13,7 @@ public import DecantCore
 ///     print(event.type, event.data)
 /// }
 /// ```
-public struct EventStreamSerializer: StreamingResponseSerializer, FormatComponent {
+public struct EventStreamResponseSerializer: StreamingResponseSerializer, FormatComponent {
     /// The `eventStream` format.
     public static var format: MediaFormat { .eventStream }
 
@@ -32,21 +32,21 @@ public struct EventStreamSerializer: StreamingResponseSerializer, FormatComponen
     }
 
     /// A parser for one streamed body.
-    public func makeRecordDecoder(for head: Response, options: StreamOptions) -> EventStreamDecoder {
-        EventStreamDecoder(maxRecordBytes: options.maxRecordBytes)
+    public func makeRecordReader(for head: Response, options: StreamOptions) -> EventStreamRecordReader {
+        EventStreamRecordReader(maxRecordBytes: options.maxRecordBytes)
     }
 
     /// Every event of the body, and the last `retry`.
     ///
     /// - Throws: `SerializationError` with code `limitExceeded` for an event larger than ``maxRecordBytes``.
     public func serialize(_ response: Response) throws -> ServerSentEvents {
-        var decoder = EventStreamDecoder(maxRecordBytes: maxRecordBytes)
+        var reader = EventStreamRecordReader(maxRecordBytes: maxRecordBytes)
         var results: [Result<ServerSentEvent, SerializationError>] = []
         var failure: SerializationError?
         response.body.withUnsafeBytes { raw in
             do throws(SerializationError) {
-                try decoder.consume(raw, into: &results)
-                try decoder.finish(into: &results)
+                try reader.consume(raw, into: &results)
+                try reader.finish(into: &results)
             } catch {
                 failure = error
             }
@@ -55,7 +55,7 @@ public struct EventStreamSerializer: StreamingResponseSerializer, FormatComponen
             if let failure { throw failure }
             return ServerSentEvents(
                 events: try results.map { result throws(SerializationError) in try result.get() },
-                retry: decoder.retry)
+                retry: reader.retry)
         } catch {
             throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
@@ -65,7 +65,7 @@ public struct EventStreamSerializer: StreamingResponseSerializer, FormatComponen
     public func emptyValue(for response: Response) throws -> ServerSentEvents { ServerSentEvents(events: []) }
 }
 
-/// The factory of ``EventStreamSerializer`` (id `eventStream`).
+/// The factory of ``EventStreamResponseSerializer`` (id `eventStream`).
 ///
 /// Configuration options: `maxRecordBytes` (integer, default 16 MiB: the largest event of a whole body) and
 /// `mediaRanges` (an array of media ranges).
@@ -103,9 +103,9 @@ public struct EventStreamSerializerFactory: SerializerFactory {
     /// The defaults.
     public var defaultOptions: Options { Options() }
 
-    /// Builds an ``EventStreamSerializer``.
-    public func makeSerializer(options: Options) -> EventStreamSerializer {
-        EventStreamSerializer(maxRecordBytes: options.maxRecordBytes, mediaRanges: options.mediaRanges)
+    /// Builds an ``EventStreamResponseSerializer``.
+    public func makeSerializer(options: Options) -> EventStreamResponseSerializer {
+        EventStreamResponseSerializer(maxRecordBytes: options.maxRecordBytes, mediaRanges: options.mediaRanges)
     }
 }
 
