@@ -50,7 +50,7 @@ public struct Resolution: Sendable, CustomStringConvertible {
     }
 
     /// The candidates, best first: the most specific matching range first, then the earlier installed (the order of
-    /// ``table``, where each entry's first matching row is its best range).
+    /// the registry's range table, where each entry's first matching row is its best range).
     public var candidates: [Candidate] {
         guard let mediaType else { return [] }
         var seen = [Bool](repeating: false, count: entries.count)
