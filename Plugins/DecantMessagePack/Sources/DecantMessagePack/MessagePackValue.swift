@@ -27,7 +27,7 @@ public enum MessagePackValue: Sendable, Hashable {
             self.value = value
         }
 
-        /// Creates an entry (the labelled form that ``ValueStack`` and other generic code use).
+        /// Creates an entry (the labelled form that `ValueStack` and other generic code use).
         public init(key: MessagePackValue, value: MessagePackValue) { self.init(key, value) }
     }
 
