@@ -73,6 +73,10 @@ let modules: [Module] = [
             "DecantXMLDocument", "DecantImage",
         ],
         testDependencies: ["DecantConformance"]),
+    // Building blocks for plugins whose bodies parse into a tree of values and that decode `Decodable` types from it
+    // (CBOR, MessagePack, CSV, forms): the readers' value stack, non-recursive tree equality and hashing, a coding key
+    // and the integer half of a single-value container. Not concepts, so not in the core; it depends on nothing.
+    Module(name: "DecantValueTree"),
     // The fixture-driven conformance kit, a public product so third parties run the same suite (and the serializer
     // rule checks) on their plugins from their test targets. It depends on the core, DecantRawHTTP (fixtures are raw
     // HTTP messages), DecantJSON (expectations and canonical forms are JSON) and DecantConfiguration (fixtures may
@@ -101,11 +105,11 @@ struct Plugin {
 }
 
 let plugins: [Plugin] = [
-    Plugin(name: "DecantCSV", extraDependencies: ["DecantBytes", "DecantCharset"]),
-    Plugin(name: "DecantForm"),
+    Plugin(name: "DecantCSV", extraDependencies: ["DecantBytes", "DecantCharset", "DecantValueTree"]),
+    Plugin(name: "DecantForm", extraDependencies: ["DecantValueTree"]),
     Plugin(name: "DecantProblemDetails", extraDependencies: ["DecantXMLParser"]),
-    Plugin(name: "DecantCBOR", extraDependencies: ["DecantBytes"]),
-    Plugin(name: "DecantMessagePack", extraDependencies: ["DecantBytes"]),
+    Plugin(name: "DecantCBOR", extraDependencies: ["DecantBytes", "DecantValueTree"]),
+    Plugin(name: "DecantMessagePack", extraDependencies: ["DecantBytes", "DecantValueTree"]),
     Plugin(name: "DecantMultipart"),
     Plugin(name: "DecantNDJSON"),
     Plugin(name: "DecantEventStream", extraDependencies: ["DecantBytes"]),

@@ -4,7 +4,7 @@
 // notation prints; the lastWins duplicate-key policy accepts whatever the default accepts, with the same canonical
 // form; a tight depth limit only ever fails with limitExceeded; read (the tape reader) accepts exactly what parse
 // accepts, with the same value or the same error code and offset, under both duplicate-key policies.
-// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConfiguration DecantConformance DecantCBOR
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConfiguration DecantConformance DecantValueTree DecantCBOR
 // fuzz-seeds: Fixtures/cbor
 // fuzz-max-len: 16384
 import DecantConformance

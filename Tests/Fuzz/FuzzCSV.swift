@@ -1,7 +1,7 @@
 // libFuzzer target: the CSV plugin's parser. Invariants: no crash or hang on any bytes; the rows' field count
 // matches the fields read; a table written back as RFC 4180 text (every field quoted) parses to the same table; its
 // canonical form holds the same fields.
-// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConfiguration DecantConformance DecantCSV
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConfiguration DecantConformance DecantValueTree DecantCSV
 // fuzz-seeds: Fixtures/csv csv/csv-spectrum/csvs
 // fuzz-max-len: 16384
 import DecantCore

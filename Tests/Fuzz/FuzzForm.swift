@@ -3,7 +3,7 @@
 // there are no more pairs than `&`-separated sequences; the canonical form lists the same pairs; serialising the pairs
 // again (WHATWG urlencoded serializer) and parsing the result gives equal form data; tight limits only ever fail with
 // limitExceeded and never let more than maxPairs fields through.
-// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConfiguration DecantConformance DecantForm
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConfiguration DecantConformance DecantValueTree DecantForm
 // fuzz-seeds: Fixtures/form form/wpt
 // fuzz-max-len: 16384
 import DecantConformance

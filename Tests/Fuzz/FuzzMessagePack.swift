@@ -4,7 +4,7 @@
 // that parses also parses as a one-element stream and with replaced UTF-8; a tight depth limit fails only with
 // limitExceeded naming maxDepth, a tight item limit only with limitExceeded naming maxItems; read (the tape reader)
 // accepts exactly what parse accepts, with the same value or the same error (also under the tight item limit).
-// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConfiguration DecantConformance DecantMessagePack
+// fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConfiguration DecantConformance DecantValueTree DecantMessagePack
 // fuzz-seeds: Fixtures/msgpack
 // fuzz-max-len: 16384
 import DecantConformance

@@ -311,7 +311,9 @@ enum StreamingWorkloads {
         let count = try blocking {
             var count = 0
             let chunks = RepeatedChunks(chunk: chunk, count: chunkCount)
-            for try await _ in try RecordStream(NDJSONResponseSerializer(), head: ndjsonHead, chunks: chunks) { count += 1 }
+            for try await _ in try RecordStream(NDJSONResponseSerializer(), head: ndjsonHead, chunks: chunks) {
+                count += 1
+            }
             return count
         }
         return "\(count)-records"

@@ -1,4 +1,5 @@
 public import DecantCore
+import DecantValueTree
 
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
@@ -89,13 +90,6 @@ private struct CBORValueDecoder: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValueContainer(decoder: self) }
 }
 
-private struct IndexKey: CodingKey {
-    var intValue: Int?
-    var stringValue: String { String(intValue ?? 0) }
-    init(intValue: Int) { self.intValue = intValue }
-    init?(stringValue: String) { nil }
-}
-
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let codingPath: [any CodingKey]
     let values: [String: CBORValue]
@@ -184,12 +178,12 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
             throw DecodingError.valueNotFound(
                 Any.self,
                 DecodingError.Context(
-                    codingPath: codingPath + [IndexKey(intValue: currentIndex)],
+                    codingPath: codingPath + [DecodingKey(index: currentIndex)],
                     debugDescription: "The array has only \(elements.count) elements."))
         }
         defer { currentIndex += 1 }
         return CBORValueDecoder(
-            value: elements[currentIndex], codingPath: codingPath + [IndexKey(intValue: currentIndex)])
+            value: elements[currentIndex], codingPath: codingPath + [DecodingKey(index: currentIndex)])
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -215,7 +209,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     mutating func superDecoder() throws -> any Decoder { try next() }
 }
 
-private struct SingleValueContainer: SingleValueDecodingContainer {
+private struct SingleValueContainer: IntegerDecodingContainer {
     let decoder: CBORValueDecoder
     var codingPath: [any CodingKey] { decoder.codingPath }
 
@@ -255,7 +249,7 @@ private struct SingleValueContainer: SingleValueDecodingContainer {
         return float
     }
 
-    func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         let result: T?
         switch decoder.content {
         case .unsignedInteger(let value): result = T(exactly: value)
@@ -267,15 +261,5 @@ private struct SingleValueContainer: SingleValueDecodingContainer {
         return result
     }
 
-    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decodeValue(type) }
 }

@@ -1,5 +1,6 @@
 import DecantBytes
 import DecantCore
+import DecantValueTree
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -47,7 +48,7 @@ struct CBORReader {
     var position = 0
     var items = 0
     /// The finished items of every open container.
-    var values = CBORValueStack()
+    var values = ValueStack<CBORValue>()
     /// The open containers but the innermost one.
     var frames: [CBORFrame] = []
     /// The duplicate-key check of the open maps.
@@ -63,20 +64,8 @@ struct CBORReader {
     var replacements: [Int: Int] = [:]
     var dropped: Set<Int> = []
 
-    /// The text cache (bodies of 4 KB or more), so that repeated texts share one value: the last text read for each
-    /// value of the top bits of the texts' fast hash, and its value. `cacheShift` is 64 minus the number of those bits
-    /// (64: no cache).
-    let cacheShift: UInt64
-    var textCache: [CachedText]
-
-    /// A text of the text cache: its length, and either its bytes as two words (`ByteRun.shortWords(_:count:)`)
-    /// when it has at most 16, or its hash and where its bytes are in the body; and its value.
-    struct CachedText {
-        var count: Int
-        var first: UInt64
-        var second: UInt64
-        var value: CBORValue
-    }
+    /// The text cache (bodies of 4 KB or more, tree reader only), so that repeated texts share one value.
+    var textCache: TextCache<CBORValue>
 
     /// Creates a reader; the text cache is made only for the tree reader (`cachesTexts`) and bodies of 4 KB or more.
     init(bytes: UnsafeRawPointer, count: Int, options: CBORParsingOptions, cachesTexts: Bool = true) {
@@ -87,15 +76,7 @@ struct CBORReader {
         // Most items take a few bytes; the tape grows beyond this when they are smaller.
         entries = CBORTapeBuffer(capacity: cachesTexts ? 0 : count / 8 + 1)
         rejectsDuplicateKeys = options.duplicateKeys != .lastWins
-        // One text slot per 32 bytes of body, from 128 to 1,024 slots.
-        var bits: UInt64 = 0
-        if count >= 4096 && cachesTexts {
-            bits = 7
-            while bits < 10 && count >> (bits + 5) > 1 { bits += 1 }
-        }
-        cacheShift = 64 - bits
-        let slots = bits == 0 ? 0 : 1 << bits
-        textCache = Array(repeating: CachedText(count: -1, first: 0, second: 0, value: .null), count: slots)
+        textCache = TextCache(bodyBytes: count, enabled: cachesTexts, placeholder: .null)
     }
 
     /// Frees the value stack and the tape buffer.
@@ -141,10 +122,8 @@ struct CBORReader {
             let (first, second) = ByteRun.shortWords(pointer, count: size)
             let shortHash = ByteRun.hashShort(first, second, count: size)
             if isKey { hash = shortHash }
-            let slot = Int(truncatingIfNeeded: shortHash >> cacheShift)
-            if textCache[slot].count == size && textCache[slot].first == first && textCache[slot].second == second {
-                return textCache[slot].value
-            }
+            let slot = textCache.slot(forHash: shortHash)
+            if let shared = textCache.shortText(count: size, first: first, second: second, slot: slot) { return shared }
             let value: CBORValue
             if (first | second) & ByteRun.highBits == 0 {
                 let utf8 = UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: size)
@@ -153,20 +132,24 @@ struct CBORReader {
                 guard let text = text(at: pointer, count: size) else { throw invalidText(at: headOffset) }
                 value = .text(text)
             }
-            textCache[slot] = CachedText(count: size, first: first, second: second, value: value)
+            textCache.storeShortText(value, count: size, first: first, second: second, slot: slot)
             return value
         }
         let longHash = ByteRun.hash(pointer, count: size)
         if isKey { hash = longHash }
-        let slot = Int(truncatingIfNeeded: longHash >> cacheShift)
-        if textCache[slot].count == size && textCache[slot].first == longHash
-            && ByteRun.equal(bytes + Int(truncatingIfNeeded: textCache[slot].second), pointer, count: size)
+        let slot = textCache.slot(forHash: longHash)
+        let bytes = bytes
+        if let shared = textCache.longText(
+            count: size, hash: longHash, slot: slot,
+            sameBytes: { offset in
+                ByteRun.equal(bytes + offset, pointer, count: size)
+            })
         {
-            return textCache[slot].value
+            return shared
         }
         guard let text = text(at: pointer, count: size) else { throw invalidText(at: headOffset) }
         let value = CBORValue.text(text)
-        textCache[slot] = CachedText(count: size, first: longHash, second: UInt64(start), value: value)
+        textCache.storeLongText(value, count: size, hash: longHash, start: start, slot: slot)
         return value
     }
 
@@ -323,7 +306,7 @@ struct CBORReader {
                     if major == 2 {
                         value = .bytes(Data(bytes: pointer, count: size))
                     } else {
-                        if cacheShift < 64 {
+                        if textCache.isEnabled {
                             // Texts repeat (keys above all): the value made for the same bytes earlier is reused.
                             let isKey =
                                 depth > 0 && top.kind == .map && !top.keyTable.seededHash

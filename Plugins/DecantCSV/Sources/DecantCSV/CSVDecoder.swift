@@ -1,4 +1,5 @@
 public import DecantCore
+import DecantValueTree
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -73,20 +74,6 @@ public struct CSVResponseDecoder: ResponseDecoder, FormatComponent {
     }
 }
 
-/// The key of a column: its header name, or its number.
-struct ColumnKey: CodingKey {
-    let stringValue: String
-    let intValue: Int?
-    init(stringValue: String) {
-        self.stringValue = stringValue
-        self.intValue = nil
-    }
-    init(intValue: Int) {
-        self.stringValue = String(intValue)
-        self.intValue = intValue
-    }
-}
-
 /// The top level: the rows.
 struct TableDecoder: Decoder {
     let table: CSVTable
@@ -117,7 +104,7 @@ struct RowsContainer: UnkeyedDecodingContainer {
     mutating func next() throws -> RowDecoder {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
-                Any.self, .init(codingPath: [ColumnKey(intValue: currentIndex)], debugDescription: "no more rows"))
+                Any.self, .init(codingPath: [DecodingKey(index: currentIndex)], debugDescription: "no more rows"))
         }
         defer { currentIndex += 1 }
         return RowDecoder(row: table.rows[currentIndex], header: table.header, index: currentIndex)
@@ -137,7 +124,7 @@ struct RowDecoder: Decoder {
     let row: CSVRow
     let header: [String]?
     let index: Int
-    var codingPath: [any CodingKey] { [ColumnKey(intValue: index)] }
+    var codingPath: [any CodingKey] { [DecodingKey(index: index)] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -212,7 +199,7 @@ struct FieldsContainer: UnkeyedDecodingContainer {
                 String.self, .init(codingPath: codingPath, debugDescription: "the row has no more fields"))
         }
         defer { currentIndex += 1 }
-        return FieldDecoder(value: row[currentIndex], codingPath: codingPath + [ColumnKey(intValue: currentIndex)])
+        return FieldDecoder(value: row[currentIndex], codingPath: codingPath + [DecodingKey(index: currentIndex)])
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -237,7 +224,7 @@ struct FieldsContainer: UnkeyedDecodingContainer {
 }
 
 /// One field: a single string value, converted on request.
-struct FieldDecoder: Decoder, SingleValueDecodingContainer {
+struct FieldDecoder: Decoder, IntegerDecodingContainer {
     let value: String
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -263,21 +250,21 @@ struct FieldDecoder: Decoder, SingleValueDecodingContainer {
         case is Bool.Type: return try decode(Bool.self) as! T
         case is Double.Type: return try decode(Double.self) as! T
         case is Float.Type: return try decode(Float.self) as! T
-        case is Int.Type: return try integer(Int.self) as! T
-        case is Int8.Type: return try integer(Int8.self) as! T
-        case is Int16.Type: return try integer(Int16.self) as! T
-        case is Int32.Type: return try integer(Int32.self) as! T
-        case is Int64.Type: return try integer(Int64.self) as! T
-        case is UInt.Type: return try integer(UInt.self) as! T
-        case is UInt8.Type: return try integer(UInt8.self) as! T
-        case is UInt16.Type: return try integer(UInt16.self) as! T
-        case is UInt32.Type: return try integer(UInt32.self) as! T
-        case is UInt64.Type: return try integer(UInt64.self) as! T
+        case is Int.Type: return try decodeInteger(Int.self) as! T
+        case is Int8.Type: return try decodeInteger(Int8.self) as! T
+        case is Int16.Type: return try decodeInteger(Int16.self) as! T
+        case is Int32.Type: return try decodeInteger(Int32.self) as! T
+        case is Int64.Type: return try decodeInteger(Int64.self) as! T
+        case is UInt.Type: return try decodeInteger(UInt.self) as! T
+        case is UInt8.Type: return try decodeInteger(UInt8.self) as! T
+        case is UInt16.Type: return try decodeInteger(UInt16.self) as! T
+        case is UInt32.Type: return try decodeInteger(UInt32.self) as! T
+        case is UInt64.Type: return try decodeInteger(UInt64.self) as! T
         default: return try T(from: self)
         }
     }
 
-    func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+    func decodeInteger<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
         guard let number = I(value) else { throw mismatch(type) }
         return number
     }
@@ -299,15 +286,5 @@ struct FieldDecoder: Decoder, SingleValueDecodingContainer {
         guard let number = Float(value) else { throw mismatch(type) }
         return number
     }
-    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
 }

@@ -172,25 +172,15 @@ import Testing
 /// csv-spectrum (`../shared/corpora/csv/csv-spectrum`): each CSV against its JSON, whose records are objects keyed
 /// by the header row.
 @Suite struct CSVCorpusTests {
-    static let corpora: URL? = {
-        if let path = ProcessInfo.processInfo.environment["DECANT_CORPORA"] { return URL(fileURLWithPath: path) }
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                let corpora = directory.deletingLastPathComponent().appendingPathComponent("shared/corpora")
-                return FileManager.default.fileExists(atPath: corpora.path) ? corpora : nil
-            }
-            directory.deleteLastPathComponent()
-        }
-        return nil
-    }()
+    /// The shared corpora, found as every plugin test finds them.
+    static let corpora = TestCorpora()
 
     /// Upstream's `location_coordinates.json` disagrees with its own CSV (see the corpora README).
     static let knownUpstreamErrors: Set<String> = ["location_coordinates"]
 
-    @Test(.enabled(if: corpora != nil, "needs ../shared/corpora"))
+    @Test(.enabled(if: corpora.isAvailable, "needs ../shared/corpora"))
     func csvSpectrum() throws {
-        let root = try #require(Self.corpora).appendingPathComponent("csv/csv-spectrum")
+        let root = try #require(Self.corpora.url("csv/csv-spectrum"))
         let names = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("csvs").path)
             .filter { $0.hasSuffix(".csv") }.map { String($0.dropLast(4)) }.sorted()
         var passed = 0

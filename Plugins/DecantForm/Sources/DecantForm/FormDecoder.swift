@@ -1,4 +1,5 @@
 public import DecantCore
+import DecantValueTree
 
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
@@ -94,17 +95,6 @@ extension FormSerializerFactory {
 }
 
 // MARK: - The Decoder implementation
-
-/// A coding key for names and array indices.
-private struct FieldKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue }
-    init(intValue: Int) {
-        self.stringValue = String(intValue)
-        self.intValue = intValue
-    }
-}
 
 /// The top-level decoder: a keyed container over the fields, nothing else.
 private struct FieldsDecoder: Decoder {
@@ -247,7 +237,7 @@ private struct ValuesContainer: UnkeyedDecodingContainer {
     mutating func decodeNil() throws -> Bool { false }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let path = codingPath + [FieldKey(intValue: currentIndex)]
+        let path = codingPath + [DecodingKey(index: currentIndex)]
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
                 type, .init(codingPath: path, debugDescription: "The field has only \(values.count) values."))
@@ -271,7 +261,7 @@ private struct ValuesContainer: UnkeyedDecodingContainer {
 }
 
 /// One value, converted to the scalar asked for.
-private struct ValueContainer: SingleValueDecodingContainer {
+private struct ValueContainer: IntegerDecodingContainer {
     let value: String
     let codingPath: [any CodingKey]
 
@@ -297,22 +287,11 @@ private struct ValueContainer: SingleValueDecodingContainer {
         return number
     }
 
-    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
-
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try T(from: ValuesDecoder(values: [value], codingPath: codingPath))
     }
 
-    private func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         guard let number = T(value, radix: 10) else { throw mismatch(type, "an integer that fits \(T.self)") }
         return number
     }

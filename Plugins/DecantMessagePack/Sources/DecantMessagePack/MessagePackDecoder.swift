@@ -1,4 +1,5 @@
 public import DecantCore
+import DecantValueTree
 public import Foundation
 
 /// Decodes `Decodable` values from MessagePack bytes or from a ``MessagePackValue``.
@@ -37,17 +38,6 @@ public struct MessagePackDecoder: Sendable {
         } catch {
             throw SerializationError(decoding: T.self, from: "the MessagePack value", failure: error)
         }
-    }
-}
-
-/// A coding key for array indices and map keys.
-private struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue }
-    init(intValue: Int) {
-        self.stringValue = String(intValue)
-        self.intValue = intValue
     }
 }
 
@@ -123,7 +113,7 @@ private struct ValueDecoder: Decoder {
         return result
     }
 
-    func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         let result: T?
         switch value {
         case .int(let integer): result = T(exactly: integer)
@@ -157,7 +147,7 @@ private struct ValueDecoder: Decoder {
     }
 }
 
-extension ValueDecoder: SingleValueDecodingContainer {
+extension ValueDecoder: IntegerDecodingContainer {
     func decodeNil() -> Bool { value == .nil }
     func decode(_ type: Bool.Type) throws -> Bool {
         guard case .bool(let bool) = value else { throw mismatch(type, "a boolean") }
@@ -169,16 +159,6 @@ extension ValueDecoder: SingleValueDecodingContainer {
     }
     func decode(_ type: Double.Type) throws -> Double { try floating(type) }
     func decode(_ type: Float.Type) throws -> Float { try floating(type) }
-    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
 }
 
@@ -207,7 +187,7 @@ private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try child(key).unkeyedContainer()
     }
     func superDecoder() throws -> any Decoder {
-        ValueDecoder(value: members["super"] ?? .nil, codingPath: codingPath + [AnyKey(stringValue: "super")])
+        ValueDecoder(value: members["super"] ?? .nil, codingPath: codingPath + [DecodingKey("super")])
     }
     func superDecoder(forKey key: Key) throws -> any Decoder { try child(key) }
 }
@@ -227,7 +207,7 @@ private struct Unkeyed: UnkeyedDecodingContainer {
     var isAtEnd: Bool { currentIndex >= elements.count }
 
     mutating func next() throws -> ValueDecoder {
-        let key = AnyKey(intValue: currentIndex)
+        let key = DecodingKey(index: currentIndex)
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
                 Any.self,

@@ -1,5 +1,6 @@
 import DecantBytes
 import DecantCore
+import DecantValueTree
 
 /// An open array or map while its elements are read; they wait on the reader's value stack from ``base`` on (a
 /// map's keys and values alternating).
@@ -25,26 +26,14 @@ struct MessagePackReader {
     /// The values counted against ``MessagePackParsingOptions/maxItems`` so far.
     var items = 0
     /// The finished items of every open container.
-    var values = MessagePackValueStack()
+    var values = ValueStack<MessagePackValue>()
     /// The open containers but the innermost one.
     var frames: [MessagePackFrame] = []
     /// The tape reader's entries (see ``MessagePackTape``).
     var entries: MessagePackTapeStorage
 
-    /// The str cache (bodies of 4 KB or more), so that repeated strs share one value: the last str read for each
-    /// value of the top bits of the strs' fast hash, and its value. `cacheShift` is 64 minus the number of those bits
-    /// (64: no cache).
-    let cacheShift: UInt64
-    var textCache: [CachedText]
-
-    /// A text of the text cache: its length, and either its bytes as two words (`ByteRun.shortWords(_:count:)`)
-    /// when it has at most 16, or its hash and where its bytes are in the body; and its value.
-    struct CachedText {
-        var count: Int
-        var first: UInt64
-        var second: UInt64
-        var value: MessagePackValue
-    }
+    /// The str cache (bodies of 4 KB or more, tree reader only), so that repeated strs share one value.
+    var textCache: TextCache<MessagePackValue>
 
     /// Creates a reader; the str cache is made only for the tree reader (`cachesTexts`) and bodies of 4 KB or more.
     init(bytes: UnsafeRawPointer, count: Int, options: MessagePackParsingOptions, cachesTexts: Bool = true) {
@@ -52,17 +41,9 @@ struct MessagePackReader {
         self.count = count
         self.options = options
         checksUTF8 = !options.replacesInvalidUTF8
-        // One text slot per 32 bytes of body, from 128 to 1,024 slots.
-        var bits: UInt64 = 0
-        if count >= 4096 && cachesTexts {
-            bits = 7
-            while bits < 10 && count >> (bits + 5) > 1 { bits += 1 }
-        }
         // Most values take a few bytes; the tape grows beyond this when they are smaller.
         entries = MessagePackTapeStorage(capacity: cachesTexts ? 0 : count / 8 + 1)
-        cacheShift = 64 - bits
-        let slots = bits == 0 ? 0 : 1 << bits
-        textCache = Array(repeating: CachedText(count: -1, first: 0, second: 0, value: .nil), count: slots)
+        textCache = TextCache(bodyBytes: count, enabled: cachesTexts, placeholder: .nil)
     }
 
     /// Frees the value stack and the tape's entries (unless handed over).
@@ -263,14 +244,14 @@ struct MessagePackReader {
         let offset = position
         let pointer = bytes + offset
         position += length
-        guard cacheShift < 64 else { return try text(pointer, count: length, at: start) }
+        guard textCache.isEnabled else { return try text(pointer, count: length, at: start) }
         if length <= 16 {
             // Short strs (most keys) are compared and hashed as two words, without reading the body again.
             let (first, second) = ByteRun.shortWords(pointer, count: length)
             let hash = ByteRun.hashShort(first, second, count: length)
-            let slot = Int(truncatingIfNeeded: hash >> cacheShift)
-            if textCache[slot].count == length && textCache[slot].first == first && textCache[slot].second == second {
-                return textCache[slot].value
+            let slot = textCache.slot(forHash: hash)
+            if let shared = textCache.shortText(count: length, first: first, second: second, slot: slot) {
+                return shared
             }
             let value: MessagePackValue
             if (first | second) & ByteRun.highBits == 0 {
@@ -279,18 +260,22 @@ struct MessagePackReader {
             } else {
                 value = try text(pointer, count: length, at: start)
             }
-            textCache[slot] = CachedText(count: length, first: first, second: second, value: value)
+            textCache.storeShortText(value, count: length, first: first, second: second, slot: slot)
             return value
         }
         let hash = ByteRun.hash(pointer, count: length)
-        let slot = Int(truncatingIfNeeded: hash >> cacheShift)
-        if textCache[slot].count == length && textCache[slot].first == hash
-            && ByteRun.equal(bytes + Int(truncatingIfNeeded: textCache[slot].second), pointer, count: length)
+        let slot = textCache.slot(forHash: hash)
+        let bytes = bytes
+        if let shared = textCache.longText(
+            count: length, hash: hash, slot: slot,
+            sameBytes: { cached in
+                ByteRun.equal(bytes + cached, pointer, count: length)
+            })
         {
-            return textCache[slot].value
+            return shared
         }
         let value = try text(pointer, count: length, at: start)
-        textCache[slot] = CachedText(count: length, first: hash, second: UInt64(offset), value: value)
+        textCache.storeLongText(value, count: length, hash: hash, start: offset, slot: slot)
         return value
     }
 

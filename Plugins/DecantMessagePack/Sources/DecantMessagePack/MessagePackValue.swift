@@ -26,6 +26,9 @@ public enum MessagePackValue: Sendable, Hashable {
             self.key = key
             self.value = value
         }
+
+        /// Creates an entry (the labelled form that `ValueStack` and other generic code use).
+        public init(key: MessagePackValue, value: MessagePackValue) { self.init(key, value) }
     }
 
     /// `nil` (0xc0).

@@ -78,7 +78,10 @@ public struct NDJSONResponseDecoder: ResponseDecoder, FormatComponent {
     public var decoder: JSONValueDecoder
 
     /// Creates the decoder.
-    public init(serializer: NDJSONResponseSerializer = NDJSONResponseSerializer(), decoder: JSONValueDecoder = JSONValueDecoder()) {
+    public init(
+        serializer: NDJSONResponseSerializer = NDJSONResponseSerializer(),
+        decoder: JSONValueDecoder = JSONValueDecoder()
+    ) {
         self.serializer = serializer
         self.decoder = decoder
     }
