@@ -2,7 +2,9 @@
 /// ``XMLStreamParser`` throws for syntax, encoding and limit failures.
 ///
 /// ```swift
-/// catch let error as SerializationError {
+/// do {
+///     let events = try XMLStreamParser(data: body).events()
+/// } catch {  // a SerializationError
 ///     if let xml = error.underlying as? XMLParsingError { print(xml.line, xml.column, xml.reason) }
 /// }
 /// ```

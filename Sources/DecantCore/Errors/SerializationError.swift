@@ -5,13 +5,18 @@
 /// serializer's own error when a ``CompoundSerializer`` tried several (``attempts``), and keeps the whole
 /// ``response``, so nothing is lost on failure: the body and status travel with the error.
 ///
+/// Decant's calls declare `throws(SerializationError)`, so in a `do` block of Decant calls `error` already is one:
+///
 /// ```swift
 /// do {
 ///     let value = try chain.serialize(response)
-/// } catch let error as SerializationError where error.code == .unacceptableStatusCode {
-///     print(error.status, error.errorValue ?? error.response?.body)
+/// } catch {
+///     if error.code == .unacceptableStatusCode { print(error.status, error.errorValue ?? error.response?.body) }
 /// }
 /// ```
+///
+/// Prefer that plain `catch`: swiftc 6.3.1 crashes ("Found ownership error?!") on `catch let error as
+/// SerializationError` and on `catch where ...` after calls with typed throws.
 public struct SerializationError: Error, Sendable {
     /// What kind of failure this is. Codes are strings, so third parties add their own without breaking `switch`es
     /// elsewhere: `extension SerializationError.Code { static let yamlTabs = Self("acme.yaml.tabs") }`.
