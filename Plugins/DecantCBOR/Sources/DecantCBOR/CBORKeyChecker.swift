@@ -214,11 +214,29 @@ struct CBORKeyChecker {
         }
     }
 
+    /// The nodes of a key that is not a text string that its fast hash visits (see ``hash(of:seeded:)``).
+    static let hashedKeyNodes = 64
+
     /// The hash of a key that is not a definite-length text string: of its UTF-8 bytes for a text string (as
-    /// ``hashBytes(_:count:seeded:)`` hashes a definite-length one), else its `hashValue`.
+    /// ``hashBytes(_:count:seeded:)`` hashes a definite-length one); for any other key, of the first
+    /// ``hashedKeyNodes`` nodes of its walk (equal values walk alike) unless `seeded`, else its `hashValue`.
+    ///
+    /// The fast hash is bounded so that keys nested in keys stay linear: a map whose key is an array holding the
+    /// next map, thousands of levels deep, used to hash each level's whole key, quadratic in the depth. Keys that
+    /// share their first nodes collide, and a map with many of them switches to the seeded hash, which walks each key
+    /// whole once.
     static func hash(of value: CBORValue, seeded: Bool) -> UInt64 {
         guard case .text(var text) = value else {
-            return UInt64(truncatingIfNeeded: value.hashValue)
+            if seeded { return UInt64(truncatingIfNeeded: value.hashValue) }
+            var hasher = Hasher()
+            var pending = [value]
+            var visited = 0
+            while visited < hashedKeyNodes, let node = pending.popLast() {
+                node.hashNode(into: &hasher)
+                node.appendChildren(to: &pending)
+                visited += 1
+            }
+            return UInt64(truncatingIfNeeded: hasher.finalize())
         }
         return text.withUTF8 { utf8 in
             guard let base = utf8.baseAddress else { return hashBytes(nil, count: 0, seeded: seeded) }

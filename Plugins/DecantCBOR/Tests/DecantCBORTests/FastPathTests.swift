@@ -139,6 +139,28 @@ import Testing
         return hash ^ (hash >> 29)
     }
 
+    /// 300 array keys that agree in their first 100 elements (past what the fast hash of a non-text key visits, so
+    /// they all collide) and differ in the last: the map switches to the seeded hasher, keeps every key, and still
+    /// finds a repeated one; with `lastWins`, the repeat's value replaces the first occurrence's.
+    @Test func arrayKeysSharingAPrefixStillFindDuplicates() throws {
+        func key(_ index: Int) -> [UInt8] {
+            Self.head(4, 101) + Array(repeating: 0, count: 100) + Self.head(0, UInt64(index))
+        }
+        var body = Self.head(5, 301)
+        for index in 0..<300 { body += key(index) + [0x00] }
+        let offset = body.count
+        body += key(157) + [0x01]
+        let error = #expect(throws: SerializationError.self) { try CBORParser().parse(Data(body)) }
+        #expect(error?.offset == offset)
+        let readError = #expect(throws: SerializationError.self) { try CBORParser().read(Data(body)) }
+        #expect(readError?.offset == offset)
+        let value = try CBORParser(options: CBORParsingOptions(duplicateKeys: .lastWins)).parse(Data(body))
+        let entries = try #require(value.mapEntries)
+        #expect(entries.count == 300)
+        #expect(entries[157].value == .unsignedInteger(1))
+        #expect(entries.filter { $0.value == .unsignedInteger(1) }.count == 1)
+    }
+
     /// 3,000 distinct ASCII keys of 16 bytes with the same fast hash: the map switches to the seeded hasher, keeps
     /// every key, and still finds a repeated one.
     @Test func craftedCollisionsStillFindDuplicates() throws {
