@@ -15,10 +15,13 @@ extension URLSession {
     /// let value = try await URLSession.shared.decant(JSONValue.self, for: request, registry: .standard)
     /// ```
     ///
+    /// - Parameter options: Unused by a serializer's own value (it has no `Decodable` strategies); the same
+    ///   parameter as the `Decodable` overload's, so that a `Decodable` `T` always takes that one.
     /// - Throws: ``SerializationError`` (the status, media type or body error, with the whole response), or the
     ///   session's own error when no response arrived.
     public func decant<T: Sendable>(
-        _ type: T.Type, for request: URLRequest, registry: SerializerRegistry, statusCodes: StatusCodes = .success
+        _ type: T.Type, for request: URLRequest, registry: SerializerRegistry,
+        options: DecodingOptions = DecodingOptions(), statusCodes: StatusCodes = .success
     ) async throws -> T {
         let response = try await decantResponse(for: request)
         return try registry.serialize(response, as: type, statusCodes: statusCodes)
