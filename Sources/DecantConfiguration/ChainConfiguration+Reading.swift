@@ -533,10 +533,14 @@ struct ConfigurationReader {
         return policy
     }
 
-    /// A chain's `decoding` object, every problem reported with its key path (`chains[0].decoding.dateDecodingStrategy`).
+    /// A chain's `decoding` object, every problem reported with its key path
+    /// (`chains[0].decoding.dateDecodingStrategy`).
     mutating func readDecoding(_ value: ConfigurationValue, at path: String) -> ConfigurationOptions {
         guard case .object(let options) = value else {
-            problem(path, "must be an object such as {\"keyDecodingStrategy\": \"convertFromSnakeCase\"}, not \(value.kindDescription)")
+            problem(
+                path,
+                "must be an object such as {\"keyDecodingStrategy\": \"convertFromSnakeCase\"}, not "
+                    + value.kindDescription)
             return [:]
         }
         let found = DecodingOptions.problems(in: options)

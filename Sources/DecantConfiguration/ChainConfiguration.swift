@@ -164,9 +164,10 @@ public struct ChainConfiguration: Sendable, Hashable {
         public var preprocessors: [StageReference]
         /// `errorBody`: how error bodies are decoded.
         public var errorBody: ErrorBodyDecoding
-        /// `decoding`: the `Decodable` options of the chain's typed `decode` (`ConfiguredChain.decode(_:from:options:)`),
-        /// with the keys of `DecodingOptions.optionKeys`: `keyDecodingStrategy`, `dateDecodingStrategy`,
-        /// `dataDecodingStrategy`, `nonConformingFloatDecodingStrategy` (default: none, the formats' defaults).
+        /// `decoding`: the `Decodable` options of the chain's typed `decode`
+        /// (`ConfiguredChain.decode(_:from:options:)`), with the keys of `DecodingOptions.optionKeys`:
+        /// `keyDecodingStrategy`, `dateDecodingStrategy`, `dataDecodingStrategy`, `nonConformingFloatDecodingStrategy`
+        /// (default: none, the formats' defaults).
         /// Checked when the document is read.
         public var decoding: ConfigurationOptions
 

@@ -72,7 +72,9 @@ extension SerializerRegistry {
             } catch {
                 // Checked when a document is read; again here for a configuration built in code.
                 problems.append(
-                    .init(keyPath: ([path + ".decoding"] + error.codingPath).joined(separator: "."), message: error.message))
+                    .init(
+                        keyPath: ([path + ".decoding"] + error.codingPath).joined(separator: "."),
+                        message: error.message))
                 continue
             }
             let built = serializers.compactMap { $0 }

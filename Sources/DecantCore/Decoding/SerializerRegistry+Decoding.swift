@@ -7,9 +7,9 @@ extension SerializerRegistry {
     /// decoder failed to build at installation is reported as such, with the build error. An empty response gives
     /// `T.emptyResponseValue` when `T` is ``EmptyResponseDecodable`` (optionals and ``EmptyResponse`` are). When no
     /// format with `Decodable` support accepts the media type, a serializer for it that makes a `T` itself does (the
-    /// `string` serializer gives a `String` from `text/plain`), as ``serialize(_:as:sniffing:statusCodes:emptyBodyPolicy:)``
-    /// would, its error included. The body
-    /// of an unacceptable status is decoded into ``SerializationError/errorValue`` as
+    /// `data` serializer gives `Data` from any body), as
+    /// ``serialize(_:as:sniffing:statusCodes:emptyBodyPolicy:)`` would, its error included. The body of an
+    /// unacceptable status is decoded into ``SerializationError/errorValue`` as
     /// ``serialize(_:sniffing:statusCodes:emptyBodyPolicy:)`` decodes it (a problem+json document, say).
     ///
     /// ```swift
@@ -51,8 +51,10 @@ extension SerializerRegistry {
             statusCodes.contains(response.status)
             ? .none
             : .serializer(
-                try compoundSerializer(resolution, producing: nil as Never.Type?, sniffing: sniffing, response: response)
-                    .eraseOutput())
+                try compoundSerializer(
+                    resolution, producing: nil as Never.Type?, sniffing: sniffing, response: response
+                )
+                .eraseOutput())
         var chain = ResponseChain(
             RegistryDecodingSerializer(compound: compound),
             statusValidation: StatusCodeValidation(acceptable: statusCodes, errorBodyDecoding: errorBodyDecoding),
@@ -63,7 +65,8 @@ extension SerializerRegistry {
             // (`string` a String from text/plain, `data` Data from anything): its value, or its own error.
             if !candidateSerializers(resolution, producing: T.self).isEmpty {
                 return try serialize(
-                    response, as: T.self, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
+                    response, as: T.self, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy
+                )
             }
             if let error = chain.statusValidation.error(for: response, serializer: compound) { throw error }
             throw noDecoder(for: T.self, resolution: resolution, response: response)

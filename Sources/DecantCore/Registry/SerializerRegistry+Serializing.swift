@@ -1,8 +1,9 @@
 /// The one way a response goes through a registry.
 ///
 /// Every entry point (``SerializerRegistry/serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``, the typed
-/// ``SerializerRegistry/serialize(_:as:sniffing:statusCodes:emptyBodyPolicy:)``, ``SerializerRegistry/decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)``
-/// and ``PreparedSerializer``) does the same three steps:
+/// ``SerializerRegistry/serialize(_:as:sniffing:statusCodes:emptyBodyPolicy:)``,
+/// ``SerializerRegistry/decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)`` and ``PreparedSerializer``)
+/// does the same three steps:
 /// 1. Resolve the media type to the chosen entry.
 /// 2. Ask that entry's chain, built at installation with the registry's stages, whether its stages would pass the
 ///    response unchanged (``ResponseChain/passesUnchanged(_:)``, the one place for that rule). If so, the chosen
@@ -216,7 +217,7 @@ extension SerializerRegistry {
         let result: Chosen<any Sendable>
         do {
             result = try chain.serialize(response)
-        } catch where error.code == .noSerializer && resolution.candidates.isEmpty {
+        } catch  where error.code == .noSerializer && resolution.candidates.isEmpty {
             throw noSerializerAccepting(resolution, producing: type, response: response, underlying: error)
         }
         return SerializedValue(
@@ -253,7 +254,8 @@ extension SerializerRegistry {
     func noSerializerAccepting<T>(
         _ resolution: Resolution, producing type: T.Type?, response: Response, underlying: SerializationError
     ) -> SerializationError {
-        let what = resolution.mediaType.map { "the media type \($0.essence) (\(resolution.source))" }
+        let what =
+            resolution.mediaType.map { "the media type \($0.essence) (\(resolution.source))" }
             ?? "a response without Content-Type"
         let installed = entries.filter { $0.defaultSerializer != nil }
         var message = "No installed serializer accepts \(what)"

@@ -66,7 +66,8 @@ public struct SerializerRegistry: Sendable {
         public static let value = FormatCapabilities(rawValue: 1 << 0)
         /// Decodes records of a body still arriving (its serializer is a ``StreamingResponseSerializer``).
         public static let records = FormatCapabilities(rawValue: 1 << 1)
-        /// Decodes `Decodable` types (``SerializerRegistry/decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)``).
+        /// Decodes `Decodable` types
+        /// (``SerializerRegistry/decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)``).
         public static let decodable = FormatCapabilities(rawValue: 1 << 2)
 
         /// The names of the capabilities, such as `value, records`.
