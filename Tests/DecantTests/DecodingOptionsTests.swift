@@ -358,3 +358,54 @@ struct ConfiguredChainDecodingTests {
         }
     }
 }
+
+/// Property lists read the key strategy and `userInfo`; their dates and data are types of their own.
+@Suite(.enabled(if: Python.isAvailable, "needs python3's plistlib"))
+struct PropertyListDecodingOptionsTests {
+    struct Account: Decodable, Sendable {
+        static let key = CodingUserInfoKey(rawValue: "source")!
+        var userId: Int
+        var createdAt: Date
+        var scores: [String: Int]
+        var source: String
+
+        enum CodingKeys: String, CodingKey { case userId, createdAt, scores }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            userId = try container.decode(Int.self, forKey: .userId)
+            createdAt = try container.decode(Date.self, forKey: .createdAt)
+            scores = try container.decode([String: Int].self, forKey: .scores)
+            source = decoder.userInfo[Self.key] as? String ?? "none"
+        }
+    }
+
+    @Test func snakeCaseKeysAndUserInfo() throws {
+        let script = """
+            import plistlib, sys, datetime, json
+            value = {"user_id": 12, "created_at": datetime.datetime(2024, 5, 1, 12, 0, 0),
+                     "scores": {"math_score": 3}}
+            body = plistlib.dumps(value)
+            sys.stdout.write(json.dumps({"body": body.decode(), "userId": value["user_id"],
+                "createdAt": value["created_at"].replace(tzinfo=datetime.timezone.utc).timestamp()}))
+            """
+        struct Expected: Decodable {
+            var body: String
+            var userId: Int
+            var createdAt: Double
+        }
+        let expected = try JSONDecoder().decode(Expected.self, from: Python.run(script))
+        let response = Response(
+            status: 200, headers: ["Content-Type": "application/x-plist"], body: Data(expected.body.utf8))
+        let account = try SerializerRegistry.standard.decode(
+            Account.self, from: response,
+            options: DecodingOptions(keyDecodingStrategy: .convertFromSnakeCase, userInfo: [Account.key: "call"]))
+        #expect(account.userId == expected.userId)
+        #expect(account.createdAt.timeIntervalSince1970 == expected.createdAt)
+        #expect(account.scores == ["math_score": 3])  // a dictionary's keys are data: not converted
+        #expect(account.source == "call")
+        #expect(throws: SerializationError.self) {
+            try SerializerRegistry.standard.decode(Account.self, from: response)
+        }
+    }
+}

@@ -124,6 +124,46 @@ public struct DecodingOptions: Sendable {
     }
 }
 
+// MARK: - Key conversion
+
+extension DecodingOptions.KeyDecodingStrategy {
+    /// The coding key that a body's `key` matches under this strategy, for a format that reads keys as strings:
+    /// `key` itself, its `camelCase` form (``convertFromSnakeCase(_:)``), or the custom closure's key for
+    /// `codingPath` (the path of the object) followed by `key`.
+    public func convert(_ key: String, codingPath: [any CodingKey]) -> String {
+        switch self {
+        case .useDefaultKeys: return key
+        case .convertFromSnakeCase: return Self.convertFromSnakeCase(key)
+        case .custom(let converter): return converter(codingPath + [BodyKey(stringValue: key)]).stringValue
+        }
+    }
+
+    /// `JSONDecoder`'s `.convertFromSnakeCase` key conversion: `one_two_three` → `oneTwoThree`, `_private_key_` →
+    /// `_privateKey_`, `UPPER_CASE` → `upperCase`, `camelCase` unchanged. The first word is lowercased and the
+    /// others capitalized (`String.capitalized`); leading and trailing underscores are kept.
+    public static func convertFromSnakeCase(_ key: String) -> String {
+        guard let firstWord = key.firstIndex(where: { $0 != "_" }) else { return key }
+        var lastWord = key.index(before: key.endIndex)
+        while lastWord > firstWord && key[lastWord] == "_" { key.formIndex(before: &lastWord) }
+        let words = key[firstWord...lastWord].split(separator: "_")
+        let joined: String
+        if words.count == 1 {
+            joined = String(key[firstWord...lastWord])
+        } else {
+            joined = ([words[0].lowercased()] + words.dropFirst().map { String($0).capitalized }).joined()
+        }
+        return String(key[..<firstWord]) + joined + String(key[key.index(after: lastWord)...])
+    }
+}
+
+/// A key of the body, as a custom key strategy is given it.
+private struct BodyKey: CodingKey {
+    let stringValue: String
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+    var intValue: Int? { nil }
+}
+
 // MARK: - Configuration
 
 extension DecodingOptions {
