@@ -208,15 +208,19 @@ struct ConfigurationReader {
             return nil
         }
         for key in object.keys.sorted() where !allowed.contains(key) {
-            var message = "is not a known key"
-            if let nearest = EditDistance.nearest(to: key, in: allowed) { message += "; did you mean '\(nearest)'?" }
-            message += " Allowed here: " + allowed.joined(separator: ", ") + "."
-            problem(join(path, key), message)
+            let message = "is not a known key" + Self.suggestion(for: key, in: allowed)
+            problem(join(path, key), message + " Allowed here: " + allowed.joined(separator: ", ") + ".")
         }
         return object
     }
 
     func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    /// How a clause about a wrong `text` ends, before the sentence that lists what is allowed: `; did you mean 'x'?`
+    /// when a candidate is near, else a full stop. The one place such sentences are joined.
+    static func suggestion(for text: String, in candidates: [String]) -> String {
+        EditDistance.nearest(to: text, in: candidates).map { "; did you mean '\($0)'?" } ?? "."
+    }
 
     mutating func string(_ value: ConfigurationValue?, at path: String) -> String? {
         guard let value else { return nil }
@@ -267,10 +271,7 @@ struct ConfigurationReader {
     mutating func choice<T>(_ value: ConfigurationValue?, at path: String, _ choices: [(String, T)]) -> T? {
         guard let text = string(value, at: path) else { return nil }
         if let match = choices.first(where: { $0.0 == text }) { return match.1 }
-        var message = "\"\(text)\" is not allowed"
-        if let nearest = EditDistance.nearest(to: text, in: choices.map(\.0)) {
-            message += "; did you mean '\(nearest)'?"
-        }
+        let message = "\"\(text)\" is not allowed" + Self.suggestion(for: text, in: choices.map(\.0))
         problem(path, message + " Use one of: " + choices.map(\.0).joined(separator: ", ") + ".")
         return nil
     }
@@ -364,7 +365,7 @@ struct ConfigurationReader {
 
     static let chainKeys = [
         "name", "serializers", "order", "triesNonMatching", "aliases", "acceptableStatusCodes", "emptyBody",
-        "defaultCharset", "sniffing", "limits", "preprocessors", "errorBody",
+        "defaultCharset", "sniffing", "limits", "preprocessors", "errorBody", "decoding",
     ]
 
     mutating func readChain(_ value: ConfigurationValue, at path: String) -> ChainConfiguration.Chain? {
@@ -387,11 +388,9 @@ struct ConfigurationReader {
         if let policy = readEmptyBody(object["emptyBody"], at: join(path, "emptyBody")) { chain.emptyBody = policy }
         if let label = string(object["defaultCharset"], at: join(path, "defaultCharset")) {
             if TextEncoding(label: label) == nil {
-                var message = "\"\(label)\" is not a WHATWG encoding label"
                 let labels = TextEncoding.allWHATWG.flatMap(\.labels)
-                if let nearest = EditDistance.nearest(to: label.lowercased(), in: labels) {
-                    message += "; did you mean '\(nearest)'?"
-                }
+                let message =
+                    "\"\(label)\" is not a WHATWG encoding label" + Self.suggestion(for: label.lowercased(), in: labels)
                 problem(
                     join(path, "defaultCharset"), message + " Use a label such as utf-8, windows-1252 or shift_jis.")
             } else {
@@ -423,6 +422,7 @@ struct ConfigurationReader {
         if let errorBody = object["errorBody"] {
             chain.errorBody = readErrorBody(errorBody, at: join(path, "errorBody"))
         }
+        if let decoding = object["decoding"] { chain.decoding = readDecoding(decoding, at: join(path, "decoding")) }
         return chain
     }
 
@@ -531,6 +531,23 @@ struct ConfigurationReader {
             policy.noContentStatuses = statuses
         }
         return policy
+    }
+
+    /// A chain's `decoding` object, every problem reported with its key path
+    /// (`chains[0].decoding.dateDecodingStrategy`).
+    mutating func readDecoding(_ value: ConfigurationValue, at path: String) -> ConfigurationOptions {
+        guard case .object(let options) = value else {
+            problem(
+                path,
+                "must be an object such as {\"keyDecodingStrategy\": \"convertFromSnakeCase\"}, not "
+                    + value.kindDescription)
+            return [:]
+        }
+        let found = DecodingOptions.problems(in: options)
+        for error in found {
+            problem(([path] + error.codingPath).joined(separator: "."), error.message)
+        }
+        return found.isEmpty ? options : [:]
     }
 
     mutating func readErrorBody(_ value: ConfigurationValue, at path: String) -> ChainConfiguration.ErrorBodyDecoding {

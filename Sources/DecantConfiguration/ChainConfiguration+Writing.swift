@@ -74,6 +74,7 @@ extension ChainConfiguration.Chain {
             "preprocessors": .array(preprocessors.map(\.document)),
         ]
         if !aliases.isEmpty { object["aliases"] = .array(aliases.map(\.document)) }
+        if !decoding.isEmpty { object["decoding"] = .object(decoding) }
         if let defaultCharset { object["defaultCharset"] = .string(defaultCharset) }
         if let name = SniffingPolicy.named.first(where: { $0.policy == sniffing })?.name {
             object["sniffing"] = .string(name)

@@ -17,7 +17,8 @@ public import DecantCore
 ///       "sniffing": "sniffWhenGeneric",
 ///       "limits": {"maxBodyBytes": 1048576, "maxDecodedBytes": 8388608},
 ///       "preprocessors": ["contentDecoding", "xssiPrefix", "byteOrderMark"],
-///       "errorBody": {"serializers": ["json"]}
+///       "errorBody": {"serializers": ["json"]},
+///       "decoding": {"keyDecodingStrategy": "convertFromSnakeCase", "dateDecodingStrategy": "iso8601"}
 ///     }
 ///   ]
 /// }
@@ -163,6 +164,12 @@ public struct ChainConfiguration: Sendable, Hashable {
         public var preprocessors: [StageReference]
         /// `errorBody`: how error bodies are decoded.
         public var errorBody: ErrorBodyDecoding
+        /// `decoding`: the `Decodable` options of the chain's typed `decode`
+        /// (`ConfiguredChain.decode(_:from:options:)`), with the keys of `DecodingOptions.optionKeys`:
+        /// `keyDecodingStrategy`, `dateDecodingStrategy`, `dataDecodingStrategy`, `nonConformingFloatDecodingStrategy`
+        /// (default: none, the formats' defaults).
+        /// Checked when the document is read.
+        public var decoding: ConfigurationOptions
 
         /// Creates a chain with the same defaults a document has.
         public init(
@@ -179,7 +186,8 @@ public struct ChainConfiguration: Sendable, Hashable {
             maxDecodedBytes: Int = ContentDecoding.defaultMaxDecodedBytes,
             maxExpansionRatio: Int? = nil,
             preprocessors: [StageReference] = [],
-            errorBody: ErrorBodyDecoding = .sameSerializers
+            errorBody: ErrorBodyDecoding = .sameSerializers,
+            decoding: ConfigurationOptions = [:]
         ) {
             self.name = name
             self.serializers = serializers
@@ -195,6 +203,7 @@ public struct ChainConfiguration: Sendable, Hashable {
             self.maxExpansionRatio = maxExpansionRatio
             self.preprocessors = preprocessors
             self.errorBody = errorBody
+            self.decoding = decoding
         }
     }
 }

@@ -66,11 +66,24 @@ extension SerializerRegistry {
                         .eraseOutput())
             }
             let stages = buildStages(settings, at: path + ".preprocessors", problems: &problems)
+            var chainDecoding = DecodingOptions()
+            do throws(SerializationError) {
+                chainDecoding = try DecodingOptions(configuration: settings.decoding)
+            } catch {
+                // Checked when a document is read; again here for a configuration built in code.
+                problems.append(
+                    .init(
+                        keyPath: ([path + ".decoding"] + error.codingPath).joined(separator: "."),
+                        message: error.message))
+                continue
+            }
             let built = serializers.compactMap { $0 }
             guard built.count == serializers.count, let stages else { continue }
+            let (decoders, decoderErrors) = buildDecoders(settings.serializers, chainDecoding: chainDecoding)
             chains[settings.name] = ConfiguredChain.make(
                 settings, serializers: built, stages: stages, globalAliases: configuration.aliases,
-                errorDecoding: errorDecoding)
+                errorDecoding: errorDecoding, decodingOptions: chainDecoding, decoders: decoders,
+                decoderErrors: decoderErrors)
         }
         return (chains, problems)
     }
@@ -115,6 +128,27 @@ extension SerializerRegistry {
         }
     }
 
+    /// The `Decodable` decoders of a chain's serializers that have one, built with the serializers' options, with the
+    /// registry's ``decodingOptions``, then the format's, then the chain's `decoding` applied; and the errors of those
+    /// that failed to build (reported when the chain decodes).
+    private func buildDecoders(
+        _ references: [ChainConfiguration.SerializerReference], chainDecoding: DecodingOptions
+    ) -> ([any ResponseDecoder], [SerializationError]) {
+        var decoders: [any ResponseDecoder] = []
+        var errors: [SerializationError] = []
+        for reference in references {
+            guard let entry = entry(for: reference.id) else { continue }
+            do throws(SerializationError) {
+                guard let decoder = try entry.factory.makeDecoder(configuration: reference.options) else { continue }
+                let options = decodingOptions.overridden(by: entry.decodingOptions).overridden(by: chainDecoding)
+                decoders.append(options.isEmpty ? decoder : decoder.applying(options))
+            } catch {
+                errors.append(error)
+            }
+        }
+        return (decoders, errors)
+    }
+
     /// The stages of `settings.preprocessors`, each built by the installed stage factory of its id from its options
     /// (the chain's `limits` filling options of the same name it does not set); `nil` when any has a problem.
     private func buildStages(
@@ -128,12 +162,9 @@ extension SerializerRegistry {
             let itemPath = "\(path)[\(index)]"
             guard let factory = stageFactory(for: reference.id) else {
                 let installed = self.stages.map(\.factory.id.rawValue)
-                var message = "names no installed stage: '\(reference.id)'"
-                if let nearest = EditDistance.nearest(to: reference.id.rawValue, in: installed) {
-                    message += "; did you mean '\(nearest)'?"
-                } else {
-                    message += "."
-                }
+                var message =
+                    "names no installed stage: '\(reference.id)'"
+                    + ConfigurationReader.suggestion(for: reference.id.rawValue, in: installed)
                 message +=
                     " The registry's stages are \(installed.joined(separator: ", ")); a plugin's stage can be "
                     + "named once its module is installed in the registry that loads this file."

@@ -325,7 +325,29 @@ struct JSONErrorReport {
             code = .limitExceeded
             message = "A string or number \(place) is longer than 256 MiB, the most a JSONValue can hold."
         }
-        return SerializationError(code: code, message: message, serializerID: "json", offset: byteOffset)
+        let prefix = code == .invalidBody && Self.looksLikeHTML(text) ? Self.htmlNote : ""
+        return SerializationError(code: code, message: prefix + message, serializerID: "json", offset: byteOffset)
+    }
+
+    /// What a syntax error's message starts with when the body is an HTML page.
+    static let htmlNote =
+        "The body looks like an HTML page, not JSON: a login page, proxy or error page? Check the URL, the "
+        + "credentials and the status; the server labelled it as JSON. "
+
+    /// Whether `text` (UTF-8, without its byte order mark) starts, after whitespace, with `<!doctype html` or `<html`
+    /// in any case: a page served under a JSON media type. Reads at most the first bytes up to the tag.
+    static func looksLikeHTML(_ text: [UInt8]) -> Bool {
+        guard let start = text.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D, 0x0C].contains($0) }),
+            text[start] == UInt8(ascii: "<")
+        else { return false }
+        func hasPrefix(_ tag: String) -> Bool {
+            let tag = Array(tag.utf8)
+            guard text.count - start >= tag.count else { return false }
+            return zip(text[start..<(start + tag.count)], tag).allSatisfy { byte, expected in
+                (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected
+            }
+        }
+        return hasPrefix("<!doctype html") || hasPrefix("<html")
     }
 
     static func describe(_ expectation: JSONSyntaxError.Expectation) -> String {

@@ -3,9 +3,10 @@ public import DecantCore
 /// Decodes `Decodable` values from JSON responses with a ``JSONValueDecoder``: the `json` format's
 /// `ResponseDecoder`.
 ///
-/// Registries use it for `SerializerRegistry.decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)` (with the
-/// parsing options of the registry's configuration and `JSONDecoder`'s default strategies); to choose strategies,
-/// put one in a chain:
+/// Registries use it for `SerializerRegistry.decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)`, with the
+/// parsing options of the registry's configuration and `JSONDecoder`'s default strategies unless `DecodingOptions`
+/// (of the call, the format's installation or the registry) set others: it reads every one of them. A chain built in
+/// code chooses them on the decoder:
 ///
 /// ```swift
 /// var decoder = JSONValueDecoder()
@@ -33,6 +34,13 @@ public struct JSONResponseDecoder: ResponseDecoder, FormatComponent {
     ) {
         self.decoder = decoder
         self.mediaRanges = mediaRanges
+    }
+
+    /// A copy whose decoder has `options` applied (``JSONValueDecoder/apply(_:)``): every strategy and `userInfo`.
+    public func applying(_ options: DecodingOptions) -> any ResponseDecoder {
+        var copy = self
+        copy.decoder.apply(options)
+        return copy
     }
 
     /// `true`: JSON allows whitespace around its value (RFC 8259 §2), so a body of only whitespace is an empty body.

@@ -96,7 +96,7 @@ public struct JSONValueDecoder: Sendable {
     func decode<T: Decodable>(
         _ type: T.Type, from value: JSONValue, source: Data?
     ) throws(SerializationError) -> T {
-        let decoder = TapeDecoder(storage: value.storage, root: value.index, options: DecodingOptions(self))
+        let decoder = TapeDecoder(storage: value.storage, root: value.index, options: TapeDecodingOptions(self))
         do {
             return try decoder.decodeRoot(type)
         } catch {
@@ -106,59 +106,29 @@ public struct JSONValueDecoder: Sendable {
 }
 
 extension JSONValueDecoder {
-    /// How JSON object keys are matched to the coding keys of the types being decoded (`JSONDecoder`'s strategies).
-    public enum KeyDecodingStrategy: Sendable {
-        /// Keys are matched as they are. The default.
-        case useDefaultKeys
+    /// How JSON object keys are matched to the coding keys of the types being decoded (`JSONDecoder`'s strategies):
+    /// Decant's format-neutral `DecodingOptions.KeyDecodingStrategy`.
+    public typealias KeyDecodingStrategy = DecodingOptions.KeyDecodingStrategy
+    /// How `Date` values are decoded: `DecodingOptions.DateDecodingStrategy`.
+    public typealias DateDecodingStrategy = DecodingOptions.DateDecodingStrategy
+    /// How `Data` values are decoded: `DecodingOptions.DataDecodingStrategy`.
+    public typealias DataDecodingStrategy = DecodingOptions.DataDecodingStrategy
+    /// How infinities and NaN are read: `DecodingOptions.NonConformingFloatDecodingStrategy`.
+    public typealias NonConformingFloatDecodingStrategy = DecodingOptions.NonConformingFloatDecodingStrategy
 
-        /// Keys are converted from `snake_case` to `camelCase` before matching, exactly as `JSONDecoder` does:
-        /// each `_`-separated word after the first is capitalized and the `_`s removed (`one_two_three` becomes
-        /// `oneTwoThree`); leading and trailing underscores are kept (`_one_two_` becomes `_oneTwo_`); a key without
-        /// inner underscores is kept as it is; when two keys convert to the same name, the first wins.
-        ///
-        /// Keys of `[String: Value]` dictionaries are not converted.
-        case convertFromSnakeCase
-
-        /// Keys are converted by a closure, given the coding path with the JSON key as its last component; the
-        /// key it returns is matched instead. When two keys convert to the same name, the first wins.
-        case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
+    /// A decoder with the strategies and `userInfo` of `options` (those it leaves `nil` take `JSONDecoder`'s
+    /// defaults) and `parsingOptions`.
+    public init(options: DecodingOptions, parsingOptions: JSONParsingOptions = JSONParsingOptions()) {
+        self.init(parsingOptions: parsingOptions)
+        apply(options)
     }
 
-    /// How `Date` values are decoded.
-    public enum DateDecodingStrategy: Sendable {
-        /// `Date`'s own `Decodable` implementation: a number of seconds since 2001-01-01T00:00:00Z. The default.
-        case deferredToDate
-        /// A number of seconds since 1970-01-01T00:00:00Z (a Unix timestamp).
-        case secondsSince1970
-        /// A number of milliseconds since 1970-01-01T00:00:00Z.
-        case millisecondsSince1970
-        /// An ISO 8601 string read by `Date.ISO8601FormatStyle()`, as `JSONDecoder`'s `.iso8601` does: an RFC 3339
-        /// internet date-time such as `2024-05-01T12:00:00Z` or `2024-05-01T14:00:00+02:00`, with the same
-        /// leniencies (optional fractional seconds, `GMT`, unpadded fields).
-        case iso8601
-        /// An ISO 8601 string read by `Date.ISO8601FormatStyle(includingFractionalSeconds: true)`:
-        /// `2024-05-01T12:00:00.250Z`; strings without fractional seconds are accepted as well.
-        case iso8601WithFractionalSeconds
-        /// A closure that decodes the date with the decoder it is given (for example through
-        /// `singleValueContainer()`).
-        case custom(@Sendable (_ decoder: any Decoder) throws -> Date)
-    }
-
-    /// How `Data` values are decoded.
-    public enum DataDecodingStrategy: Sendable {
-        /// `Data`'s own `Decodable` implementation: an array of byte values.
-        case deferredToData
-        /// A Base64 string (RFC 4648 §4, padded, without whitespace). The default.
-        case base64
-        /// A closure that decodes the data with the decoder it is given.
-        case custom(@Sendable (_ decoder: any Decoder) throws -> Data)
-    }
-
-    /// How infinities and NaN, which JSON numbers cannot express (RFC 8259 §6), are read for `Double` and `Float`.
-    public enum NonConformingFloatDecodingStrategy: Sendable {
-        /// A string where a number is expected is a type mismatch. The default.
-        case `throw`
-        /// The given strings, compared exactly, decode as positive infinity, negative infinity and NaN.
-        case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
+    /// Sets every strategy `options` sets and adds its `userInfo` (its keys winning); the others stay as they are.
+    public mutating func apply(_ options: DecodingOptions) {
+        if let key = options.keyDecodingStrategy { keyDecodingStrategy = key }
+        if let date = options.dateDecodingStrategy { dateDecodingStrategy = date }
+        if let data = options.dataDecodingStrategy { dataDecodingStrategy = data }
+        if let floats = options.nonConformingFloatDecodingStrategy { nonConformingFloatDecodingStrategy = floats }
+        for (key, value) in options.userInfo { userInfo[key] = value }
     }
 }

@@ -15,10 +15,28 @@ public import DecantCore
 public struct PropertyListValueDecoder: Sendable {
     /// The format and limits used when decoding from `Data`.
     public var parsingOptions: PropertyListParsingOptions
+    /// How dictionary keys are matched to coding keys (`DecodingOptions.KeyDecodingStrategy`); as they are by
+    /// default, as `PropertyListDecoder` does. When two keys convert to the same name, the first wins.
+    public var keyDecodingStrategy: DecodingOptions.KeyDecodingStrategy
+    /// Contextual information passed to every `init(from:)` as `Decoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable]
 
     /// A decoder parsing with `parsingOptions`.
-    public init(parsingOptions: PropertyListParsingOptions = PropertyListParsingOptions()) {
+    public init(
+        parsingOptions: PropertyListParsingOptions = PropertyListParsingOptions(),
+        keyDecodingStrategy: DecodingOptions.KeyDecodingStrategy = .useDefaultKeys,
+        userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    ) {
         self.parsingOptions = parsingOptions
+        self.keyDecodingStrategy = keyDecodingStrategy
+        self.userInfo = userInfo
+    }
+
+    /// Sets the key strategy of `options` (when set) and adds its `userInfo`. Dates and data are property-list
+    /// types of their own, so the date, data and float strategies do not apply.
+    public mutating func apply(_ options: DecodingOptions) {
+        if let key = options.keyDecodingStrategy { keyDecodingStrategy = key }
+        for (key, value) in options.userInfo { userInfo[key] = value }
     }
 
     /// Parses `data` and decodes a `T` from it.
@@ -30,7 +48,8 @@ public struct PropertyListValueDecoder: Sendable {
     /// Decodes a `T` from an already parsed value.
     public func decode<T: Decodable>(_ type: T.Type, from value: PropertyListValue) throws(SerializationError) -> T {
         do {
-            return try ValueDecoder(value: value, codingPath: []).unbox(type)
+            let context = DecodingContext(keyDecodingStrategy: keyDecodingStrategy, userInfo: userInfo)
+            return try ValueDecoder(value: value, codingPath: [], context: context).unbox(type)
         } catch {
             throw SerializationError(
                 decoding: T.self, from: "the property list", failure: error, serializerID: "propertyList")
@@ -58,6 +77,14 @@ public struct PropertyListResponseDecoder: ResponseDecoder, FormatComponent {
         self.mediaRanges = mediaRanges
     }
 
+    /// A copy whose decoder has `options` applied (``PropertyListValueDecoder/apply(_:)``): the key strategy and
+    /// `userInfo`.
+    public func applying(_ options: DecodingOptions) -> any ResponseDecoder {
+        var copy = self
+        copy.decoder.apply(options)
+        return copy
+    }
+
     /// `true`: XML and OpenStep property lists allow whitespace around their value, so a body of only whitespace is an
     /// empty body.
     public func countsWhitespaceAsEmpty(for response: Response) -> Bool { true }
@@ -75,6 +102,10 @@ public struct PropertyListResponseDecoder: ResponseDecoder, FormatComponent {
     }
 }
 
+/// `[String: Value]` dictionaries, whose keys the key strategy leaves alone.
+protocol StringKeyedDictionary {}
+extension Dictionary: StringKeyedDictionary where Key == String {}
+
 struct IndexKey: CodingKey {
     let stringValue: String
     let intValue: Int?
@@ -90,14 +121,38 @@ struct IndexKey: CodingKey {
     }
 }
 
+/// What every container of one decoding shares: the key conversion and `userInfo`.
+final class DecodingContext {
+    /// `nil` for default keys, so that matching them converts nothing.
+    let keyDecodingStrategy: DecodingOptions.KeyDecodingStrategy?
+    let userInfo: [CodingUserInfoKey: Any]
+
+    init(keyDecodingStrategy: DecodingOptions.KeyDecodingStrategy, userInfo: [CodingUserInfoKey: any Sendable]) {
+        if case .useDefaultKeys = keyDecodingStrategy {
+            self.keyDecodingStrategy = nil
+        } else {
+            self.keyDecodingStrategy = keyDecodingStrategy
+        }
+        var info: [CodingUserInfoKey: Any] = [:]
+        for (key, value) in userInfo { info[key] = value }
+        self.userInfo = info
+    }
+}
+
 final class ValueDecoder: Decoder, SingleValueDecodingContainer {
     let value: PropertyListValue
     let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    let context: DecodingContext
+    /// Whether a keyed container converts keys: not for a `[String: Value]` dictionary, whose keys are data (as
+    /// `JSONDecoder` does).
+    let convertsKeys: Bool
+    var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
 
-    init(value: PropertyListValue, codingPath: [any CodingKey]) {
+    init(value: PropertyListValue, codingPath: [any CodingKey], context: DecodingContext, convertsKeys: Bool = true) {
         self.value = value
         self.codingPath = codingPath
+        self.context = context
+        self.convertsKeys = convertsKeys
     }
 
     func unbox<T: Decodable>(_ type: T.Type) throws -> T {
@@ -108,6 +163,10 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
         if type == Data.self {
             guard case .data(let data) = value else { throw mismatch(type) }
             return data as! T
+        }
+        if context.keyDecodingStrategy != nil, type is any StringKeyedDictionary.Type {
+            return try T(
+                from: ValueDecoder(value: value, codingPath: codingPath, context: context, convertsKeys: false))
         }
         return try T(from: self)
     }
@@ -121,12 +180,14 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .dictionary(let dictionary) = value else { throw mismatch(PropertyListDictionary.self) }
-        return KeyedDecodingContainer(KeyedContainer<Key>(dictionary: dictionary, codingPath: codingPath))
+        return KeyedDecodingContainer(
+            KeyedContainer<Key>(
+                dictionary: dictionary, codingPath: codingPath, context: context, convertsKeys: convertsKeys))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let array) = value else { throw mismatch([PropertyListValue].self) }
-        return UnkeyedContainer(array: array, codingPath: codingPath)
+        return UnkeyedContainer(array: array, codingPath: codingPath, context: context)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -200,17 +261,37 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
 struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let dictionary: PropertyListDictionary
     let codingPath: [any CodingKey]
+    let context: DecodingContext
+    /// The position of each key as coding keys see it (converted by the key strategy; the first of two keys that
+    /// convert to the same name wins).
     let positions: [String: Int]
+    /// The keys as coding keys see them, in the dictionary's order.
+    let keys: [String]
 
-    init(dictionary: PropertyListDictionary, codingPath: [any CodingKey]) {
+    init(
+        dictionary: PropertyListDictionary, codingPath: [any CodingKey], context: DecodingContext, convertsKeys: Bool
+    ) {
         self.dictionary = dictionary
         self.codingPath = codingPath
+        self.context = context
+        let strategy = convertsKeys ? context.keyDecodingStrategy : nil
         var positions: [String: Int] = [:]
-        for (index, key) in dictionary.keys.enumerated() { positions[key] = index }
+        var keys: [String] = []
+        keys.reserveCapacity(dictionary.keys.count)
+        for (index, key) in dictionary.keys.enumerated() {
+            let converted = strategy?.convert(key, codingPath: codingPath) ?? key
+            keys.append(converted)
+            if strategy == nil {
+                positions[converted] = index
+            } else if positions[converted] == nil {
+                positions[converted] = index
+            }
+        }
         self.positions = positions
+        self.keys = keys
     }
 
-    var allKeys: [Key] { dictionary.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] { keys.compactMap { Key(stringValue: $0) } }
 
     func contains(_ key: Key) -> Bool { positions[key.stringValue] != nil }
 
@@ -221,7 +302,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 DecodingError.Context(
                     codingPath: codingPath, debugDescription: "The dictionary has no key '\(key.stringValue)'."))
         }
-        return ValueDecoder(value: dictionary.values[position], codingPath: codingPath + [key])
+        return ValueDecoder(value: dictionary.values[position], codingPath: codingPath + [key], context: context)
     }
 
     func decodeValue<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -265,11 +346,13 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 struct UnkeyedContainer: UnkeyedDecodingContainer {
     let array: [PropertyListValue]
     let codingPath: [any CodingKey]
+    let context: DecodingContext
     var currentIndex = 0
 
-    init(array: [PropertyListValue], codingPath: [any CodingKey]) {
+    init(array: [PropertyListValue], codingPath: [any CodingKey], context: DecodingContext) {
         self.array = array
         self.codingPath = codingPath
+        self.context = context
     }
 
     var count: Int? { array.count }
@@ -284,7 +367,7 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
                     debugDescription: "The array has only \(array.count) elements."))
         }
         let decoder = ValueDecoder(
-            value: array[currentIndex], codingPath: codingPath + [IndexKey(intValue: currentIndex)])
+            value: array[currentIndex], codingPath: codingPath + [IndexKey(intValue: currentIndex)], context: context)
         currentIndex += 1
         return decoder
     }

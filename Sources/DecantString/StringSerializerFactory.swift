@@ -98,4 +98,10 @@ public struct StringSerializerFactory: SerializerFactory {
     public func makeSerializer(options: Options) -> StringResponseSerializer {
         StringResponseSerializer(pipeline: options.pipeline, mediaRanges: options.mediaRanges)
     }
+
+    /// A ``StringResponseDecoder`` with the options' pipeline and ranges: `String` (and types made of one string)
+    /// decoded from text bodies.
+    public func makeDecoder(options: Options) -> (any ResponseDecoder)? {
+        StringResponseDecoder(pipeline: options.pipeline, mediaRanges: options.mediaRanges)
+    }
 }

@@ -2,7 +2,7 @@
 ///
 /// A format module provides one (for example a JSON decoder with `JSONDecoder`'s strategies) and returns it from its
 /// factory's ``SerializerFactory/makeDecoder(options:)``, so that
-/// ``SerializerRegistry/decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)`` can choose it by media type.
+/// ``SerializerRegistry/decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)`` can choose it by media type.
 public protocol ResponseDecoder: Sendable {
     /// The id of the format, such as `json`, used in errors and traces: its factory's ``SerializerFactory/id``.
     var id: SerializerID { get }
@@ -17,9 +17,18 @@ public protocol ResponseDecoder: Sendable {
     /// Whether a body of only whitespace counts as empty for this format; see
     /// ``ResponseSerializer/countsWhitespaceAsEmpty(for:)``. Defaults to `false`.
     func countsWhitespaceAsEmpty(for response: Response) -> Bool
+
+    /// This decoder with `options` applied where they apply to the format: every strategy `options` sets replaces
+    /// the decoder's own, its `userInfo` is added, and what the format has no use for is ignored (see
+    /// ``DecodingOptions``). The registry calls it with the options of the registry, the format and the call merged.
+    /// Defaults to `self`: a format whose decoding has no such choices.
+    func applying(_ options: DecodingOptions) -> any ResponseDecoder
 }
 
 extension ResponseDecoder {
     /// `false`: whitespace is content unless the format says otherwise.
     public func countsWhitespaceAsEmpty(for response: Response) -> Bool { false }
+
+    /// `self`: the format reads none of the options.
+    public func applying(_ options: DecodingOptions) -> any ResponseDecoder { self }
 }

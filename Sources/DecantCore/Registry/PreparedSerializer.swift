@@ -92,7 +92,7 @@ extension SerializerRegistry {
     ///   - emptyBodyPolicy: What an empty response becomes.
     /// - Throws: ``SerializationError/Code/noSerializer`` when nothing accepts `mediaType`;
     ///   ``SerializationError/Code/unexpectedOutputType`` when no candidate produces `T` (for `Decodable` types use
-    ///   ``decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)``).
+    ///   ``decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)``).
     public func prepare<T: Sendable>(
         for mediaType: MediaType, as type: T.Type, statusCodes: StatusCodes = .success,
         emptyBodyPolicy: EmptyBodyPolicy = .default

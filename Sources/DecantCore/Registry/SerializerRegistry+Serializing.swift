@@ -1,8 +1,9 @@
 /// The one way a response goes through a registry.
 ///
 /// Every entry point (``SerializerRegistry/serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``, the typed
-/// ``SerializerRegistry/serialize(_:as:sniffing:statusCodes:emptyBodyPolicy:)``, ``SerializerRegistry/decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)``
-/// and ``PreparedSerializer``) does the same three steps:
+/// ``SerializerRegistry/serialize(_:as:sniffing:statusCodes:emptyBodyPolicy:)``,
+/// ``SerializerRegistry/decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)`` and ``PreparedSerializer``)
+/// does the same three steps:
 /// 1. Resolve the media type to the chosen entry.
 /// 2. Ask that entry's chain, built at installation with the registry's stages, whether its stages would pass the
 ///    response unchanged (``ResponseChain/passesUnchanged(_:)``, the one place for that rule). If so, the chosen
@@ -73,7 +74,7 @@ extension SerializerRegistry {
     /// media type into `T`s, ``prepare(for:as:statusCodes:emptyBodyPolicy:)`` resolves once.
     ///
     /// - Throws: ``SerializationError/Code/unexpectedOutputType`` when no candidate produces `T` (nothing is run; for
-    ///   `Decodable` types use ``decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)``).
+    ///   `Decodable` types use ``decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)``).
     @inlinable  // specialised for `T` where it is called, so that the direct call needs no metadata lookups
     public func serialize<T: Sendable>(
         _ response: Response, as type: T.Type, sniffing: SniffingPolicy = .trustHeader,
@@ -200,22 +201,7 @@ extension SerializerRegistry {
         _ response: Response, resolution: Resolution, producing type: T.Type?, sniffing: SniffingPolicy,
         statusCodes: StatusCodes, emptyBodyPolicy: EmptyBodyPolicy
     ) throws(SerializationError) -> SerializedValue {
-        let compound: CompoundSerializer<any Sendable>
-        if resolution.candidates.isEmpty {
-            let all = entries.compactMap { entry in
-                entry.defaultSerializer.flatMap { serializer in type.map { serializer.restricted(to: $0) } ?? serializer
-                }
-            }
-            compound = CompoundSerializer(all, sniffing: sniffing, id: "registry")
-        } else {
-            let serializers = candidateSerializers(resolution, producing: type)
-            if let type, serializers.isEmpty {
-                throw noSerializerProducing(type, resolution: resolution, response: response)
-            }
-            var candidates = CompoundSerializer(serializers, sniffing: sniffing, id: "registry")
-            candidates.fallsBackOnlyAsSpecifically = true
-            compound = candidates
-        }
+        let compound = try compoundSerializer(resolution, producing: type, sniffing: sniffing, response: response)
         // Error bodies are decoded by the compound itself, so `errorValue` is the format's value. An empty response
         // that no installed format claims by its media type is not given to whichever serializer comes first (JSON's
         // `null` would say "produced by json"): an untyped request gets the neutral `EmptyResponse()`.
@@ -228,14 +214,72 @@ extension SerializerRegistry {
                 acceptable: statusCodes, errorBodyDecoding: .serializer(compound.eraseOutput())),
             emptyBodyPolicy: emptyBodyPolicy)
         chain.mediaTypeValidation = nil  // the compound matches media types itself and reports what it tried
-        let result = try chain.serialize(response)
+        let result: Chosen<any Sendable>
+        do {
+            result = try chain.serialize(response)
+        } catch  where error.code == .noSerializer && resolution.candidates.isEmpty {
+            throw noSerializerAccepting(resolution, producing: type, response: response, underlying: error)
+        }
         return SerializedValue(
             value: result.value, serializerID: result.serializerID, mediaType: resolution.mediaType,
             resolution: resolution, attempts: result.attempts)
     }
 
+    /// The compound of step 3: the candidates (for a typed request, those that can produce `type`), falling back
+    /// only as specifically; every installed serializer when no candidate matches the media type. It also decodes
+    /// the body of an unacceptable status into ``SerializationError/errorValue``, for `decode` as for `serialize`.
+    ///
+    /// - Throws: ``SerializationError/Code/unexpectedOutputType`` when candidates match but none produces `type`.
+    func compoundSerializer<T>(
+        _ resolution: Resolution, producing type: T.Type?, sniffing: SniffingPolicy, response: Response
+    ) throws(SerializationError) -> CompoundSerializer<any Sendable> {
+        guard !resolution.candidates.isEmpty else {
+            let all = entries.compactMap { entry in
+                entry.defaultSerializer.flatMap { serializer in type.map { serializer.restricted(to: $0) } ?? serializer
+                }
+            }
+            return CompoundSerializer(all, sniffing: sniffing, id: "registry")
+        }
+        let serializers = candidateSerializers(resolution, producing: type)
+        if let type, serializers.isEmpty {
+            throw noSerializerProducing(type, resolution: resolution, response: response)
+        }
+        var candidates = CompoundSerializer(serializers, sniffing: sniffing, id: "registry")
+        candidates.fallsBackOnlyAsSpecifically = true
+        return candidates
+    }
+
+    /// The error when no installed serializer accepts the media type: which formats are installed and what they
+    /// accept (those that produce `type`, for a typed request), and how to fix it.
+    func noSerializerAccepting<T>(
+        _ resolution: Resolution, producing type: T.Type?, response: Response, underlying: SerializationError
+    ) -> SerializationError {
+        let what =
+            resolution.mediaType.map { "the media type \($0.essence) (\(resolution.source))" }
+            ?? "a response without Content-Type"
+        let installed = entries.filter { $0.defaultSerializer != nil }
+        var message = "No installed serializer accepts \(what)"
+        if type != nil { message += " and produces \(T.self)" }
+        message += ". "
+        if installed.isEmpty {
+            message += "The registry is empty: install a module, such as .json, or use SerializerRegistry.standard."
+        } else {
+            let formats = installed.map { entry in
+                var text = "'\(entry.id)' (\(entry.mediaRanges.map(\.description).joined(separator: ", "))"
+                if type != nil, let serializer = entry.defaultSerializer { text += ": \(serializer.outputTypeName)" }
+                return text + ")"
+            }
+            message +=
+                "The installed formats are \(formats.joined(separator: "; ")). Install a module whose format reads "
+                + "this media type (`registry.install(...)`), alias the type to one of those, or enable sniffing."
+        }
+        return SerializationError(
+            code: .noSerializer, message: message, mediaType: resolution.mediaType, serializerID: "registry",
+            attempts: underlying.attempts, response: response)
+    }
+
     /// The error for a typed request that no candidate can produce: names what each candidate produces and, for a
-    /// `Decodable` type, points at ``decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)``.
+    /// `Decodable` type, points at ``decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)``.
     func noSerializerProducing<T>(
         _ type: T.Type, resolution: Resolution, response: Response?
     ) -> SerializationError {

@@ -44,6 +44,9 @@ public struct SerializerRegistry: Sendable {
         let decoder: FormatDecoder?
         /// Why the factory's decoder could not be built, when it could not: reported by `decode`, never dropped.
         public let decoderBuildError: SerializationError?
+        /// The `Decodable` options the format was installed with (``SerializerRegistry/install(_:decodingOptions:)``):
+        /// they override the registry's ``SerializerRegistry/decodingOptions`` and are overridden by a call's.
+        public let decodingOptions: DecodingOptions
 
         /// The format's id.
         public var id: SerializerID { format.id }
@@ -63,7 +66,8 @@ public struct SerializerRegistry: Sendable {
         public static let value = FormatCapabilities(rawValue: 1 << 0)
         /// Decodes records of a body still arriving (its serializer is a ``StreamingResponseSerializer``).
         public static let records = FormatCapabilities(rawValue: 1 << 1)
-        /// Decodes `Decodable` types (``SerializerRegistry/decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)``).
+        /// Decodes `Decodable` types
+        /// (``SerializerRegistry/decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)``).
         public static let decodable = FormatCapabilities(rawValue: 1 << 2)
 
         /// The names of the capabilities, such as `value, records`.
@@ -132,6 +136,15 @@ public struct SerializerRegistry: Sendable {
 
     /// Every installed factory, in installation order.
     public private(set) var entries: [Entry] = []
+    /// The `Decodable` options of every format of this registry (none by default): what
+    /// ``decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)`` uses unless the format was installed with
+    /// its own (``install(_:decodingOptions:)``) or the call passes others, field by field (see ``DecodingOptions``).
+    ///
+    /// ```swift
+    /// var registry = SerializerRegistry.standard
+    /// registry.decodingOptions.keyDecodingStrategy = .convertFromSnakeCase
+    /// ```
+    public var decodingOptions = DecodingOptions()
     /// Every conflict found while installing, in order.
     public private(set) var conflicts: [Conflict] = []
     /// The names of the installed modules, in order.
@@ -175,6 +188,19 @@ public struct SerializerRegistry: Sendable {
     /// ``Entry/decoderBuildError``) and reported when a response needs it.
     @discardableResult
     public mutating func install(_ module: SerializerModule) -> [Conflict] {
+        install(module, decodingOptions: DecodingOptions())
+    }
+
+    /// Installs every factory of `module` as ``install(_:)`` does, with `decodingOptions` as the default
+    /// `Decodable` options of its formats: they override the registry's ``decodingOptions`` and are overridden by
+    /// those of a call (see ``DecodingOptions``).
+    ///
+    /// ```swift
+    /// var registry = SerializerRegistry()
+    /// registry.install(.json, decodingOptions: DecodingOptions(keyDecodingStrategy: .convertFromSnakeCase))
+    /// ```
+    @discardableResult
+    public mutating func install(_ module: SerializerModule, decodingOptions: DecodingOptions) -> [Conflict] {
         var found: [Conflict] = []
         if !moduleNames.contains(module.name) { moduleNames.append(module.name) }
         for stage in module.stages {
@@ -249,7 +275,7 @@ public struct SerializerRegistry: Sendable {
                 Entry(
                     format: format, moduleName: module.name, factory: factory, order: entries.count,
                     capabilities: capabilities, defaultSerializer: serializer, buildError: buildError, route: route,
-                    decoder: decoder, decoderBuildError: decoderBuildError))
+                    decoder: decoder, decoderBuildError: decoderBuildError, decodingOptions: decodingOptions))
         }
         conflicts += found
         return found
@@ -259,6 +285,14 @@ public struct SerializerRegistry: Sendable {
     public func installing(_ module: SerializerModule) -> SerializerRegistry {
         var copy = self
         copy.install(module)
+        return copy
+    }
+
+    /// A copy with `module` installed with `decodingOptions` as its formats' default `Decodable` options (see
+    /// ``install(_:decodingOptions:)``).
+    public func installing(_ module: SerializerModule, decodingOptions: DecodingOptions) -> SerializerRegistry {
+        var copy = self
+        copy.install(module, decodingOptions: decodingOptions)
         return copy
     }
 
@@ -403,4 +437,8 @@ struct FormatDecoder: ResponseDecoder {
     }
 
     func countsWhitespaceAsEmpty(for response: Response) -> Bool { base.countsWhitespaceAsEmpty(for: response) }
+
+    func applying(_ options: DecodingOptions) -> any ResponseDecoder {
+        FormatDecoder(base.applying(options), format: format)
+    }
 }

@@ -46,8 +46,8 @@ public protocol SerializerFactory: Sendable {
     /// Builds the format's decoder of `Decodable` types from typed options, or returns `nil` when the format has
     /// none. Defaults to `nil`.
     ///
-    /// ``SerializerRegistry/decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)`` uses the decoder built with the
-    /// default options; its id and ranges are the format's whatever the decoder says (make it a ``FormatComponent``
+    /// ``SerializerRegistry/decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)`` uses the decoder built with
+    /// the default options; its id and ranges are the format's whatever the decoder says (make it a ``FormatComponent``
     /// so that it says the same when used alone). An error thrown here is kept by the registry and reported when a
     /// response of the format is decoded.
     func makeDecoder(options: Options) throws -> (any ResponseDecoder)?

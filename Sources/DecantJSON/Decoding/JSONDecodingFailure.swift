@@ -150,7 +150,9 @@ enum JSONDecodingFailure {
         if decoder.options.keyMode == .useDefaultKeys,
             let snake = raw.first(where: { $0.contains("_") && SnakeCase.convert($0) == wanted })
         {
-            advice += "The JSON has \"\(snake)\": set keyDecodingStrategy to .convertFromSnakeCase. "
+            advice +=
+                "The JSON has \"\(snake)\": set keyDecodingStrategy to .convertFromSnakeCase (for a registry or "
+                + "URLSession call, pass options: DecodingOptions(keyDecodingStrategy: .convertFromSnakeCase)). "
         } else if let nearest = EditDistance.nearest(to: wanted, in: decoder.keys(ofObject: object)) {
             advice += "Did you mean \"\(nearest)\"? "
         }

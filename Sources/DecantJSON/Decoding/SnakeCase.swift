@@ -1,3 +1,5 @@
+import DecantCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -13,17 +15,7 @@
 enum SnakeCase {
     /// The converted key, exactly as `JSONDecoder` converts it.
     static func convert(_ key: String) -> String {
-        guard let firstWord = key.firstIndex(where: { $0 != "_" }) else { return key }
-        var lastWord = key.index(before: key.endIndex)
-        while lastWord > firstWord && key[lastWord] == "_" { key.formIndex(before: &lastWord) }
-        let words = key[firstWord...lastWord].split(separator: "_")
-        let joined: String
-        if words.count == 1 {
-            joined = String(key[firstWord...lastWord])
-        } else {
-            joined = ([words[0].lowercased()] + words.dropFirst().map { String($0).capitalized }).joined()
-        }
-        return String(key[..<firstWord]) + joined + String(key[key.index(after: lastWord)...])
+        DecodingOptions.KeyDecodingStrategy.convertFromSnakeCase(key)
     }
 
     /// The converted key of UTF-8 key bytes.

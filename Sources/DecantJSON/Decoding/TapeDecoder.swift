@@ -17,9 +17,9 @@ final class TapeDecoder {
     let bytes: UnsafePointer<UInt8>
     /// The tape index of the value decoding started from.
     let root: Int
-    let options: DecodingOptions
+    let options: TapeDecodingOptions
     /// `options.keyMode`, read on every nested value.
-    let keyMode: DecodingOptions.KeyMode
+    let keyMode: TapeDecodingOptions.KeyMode
     /// The mutable state, out of line so that accessing it needs no dynamic exclusivity checks (the decoder is
     /// used from one thread, and never re-entered while a member is being modified).
     private let state: UnsafeMutablePointer<State>
@@ -67,7 +67,7 @@ final class TapeDecoder {
 
     static let slotCount = 16
 
-    init(storage: JSONStorage, root: Int, options: DecodingOptions, path: [CodingPathComponent] = []) {
+    init(storage: JSONStorage, root: Int, options: TapeDecodingOptions, path: [CodingPathComponent] = []) {
         self.storage = storage
         tape = storage.tape.baseAddress!
         bytes = storage.bytes.baseAddress ?? TapeDecoder.noBytes

@@ -1,7 +1,7 @@
 public import DecantCore
 
 /// Decodes `Decodable` values from CBOR responses with a ``CBORDecoder``: the `cbor` format's `ResponseDecoder`,
-/// which registries use for `SerializerRegistry.decode(_:from:sniffing:statusCodes:emptyBodyPolicy:)`.
+/// which registries use for `SerializerRegistry.decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)`.
 ///
 /// The body is one data item; for an `application/cbor-seq` body the items are decoded as an array.
 public struct CBORResponseDecoder: ResponseDecoder, FormatComponent {

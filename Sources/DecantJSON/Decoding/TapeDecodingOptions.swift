@@ -5,7 +5,7 @@
 #endif
 
 /// The strategies of a ``JSONValueDecoder``, in the form the tape decoder reads them on its hot paths.
-struct DecodingOptions {
+struct TapeDecodingOptions {
     enum KeyMode {
         case useDefaultKeys, convertFromSnakeCase, custom
     }
