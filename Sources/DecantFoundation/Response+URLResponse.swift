@@ -10,13 +10,34 @@ public import Foundation
 extension Response {
     /// Creates a response from what a `URLSession` data task returned.
     ///
-    /// - An `HTTPURLResponse` becomes ``init(data:httpResponse:requestMethod:)`` with the method of `request`.
+    /// - An `HTTPURLResponse` becomes ``init(data:httpResponse:requestMethod:)`` with the method of `request`, its
+    ///   fields describing the body as `URLSession` hands it over: the content codings `URLSession` has removed
+    ///   are no longer in `Content-Encoding` (see *Content codings* below).
     /// - Any other `URLResponse` (a `file:` or `data:` URL, a custom `URLProtocol`) becomes status 200 with a
     ///   `Content-Type` rebuilt from `mimeType` and `textEncodingName` (`type/subtype; charset=name`), which are the
     ///   only media type information such a response has; no `Content-Type` field when `mimeType` is `nil`.
     /// - A `nil` `data` becomes an empty body.
     ///
     /// The URL is `response.url`; the request method is `request?.httpMethod`.
+    ///
+    /// ## Content codings
+    ///
+    /// `URLSession` removes the content codings it knows from the body itself (RFC 9110 §8.4) and keeps the
+    /// `Content-Encoding` and `Content-Length` fields as the server sent them. The response describes the body it
+    /// holds instead, so that a chain with `ContentDecoding()` does not decode a body twice:
+    /// - The codings `URLSession` decodes are removed from `Content-Encoding`, from the last listed (the last
+    ///   applied) backwards: `gzip`, `x-gzip`, `deflate`, `br` and `zstd` on Linux, where FoundationNetworking's
+    ///   libcurl decodes every coding listed or fails the task ("Unrecognized content encoding type"), so no coding
+    ///   is left; `gzip`, `deflate` and `br` on Apple platforms. The field goes when no coding is left.
+    /// - A coding `URLSession` does not decode (an unknown one, on Apple platforms) stops the removal: it and the
+    ///   codings before it stay listed, because the body still carries them, and `ContentDecoding()` reports the
+    ///   coding it cannot decode instead of failing on the bytes.
+    /// - When a coding was removed, `Content-Length` (the encoded size) becomes the size of the body handed over.
+    /// - A response without a body by protocol (a `HEAD` request, 1xx, 204, 304) keeps its fields: they describe a
+    ///   representation, not bytes that were decoded.
+    ///
+    /// A custom `URLProtocol` that hands over bytes still encoded should not set `Content-Encoding` (or build the
+    /// response with ``init(data:httpResponse:requestMethod:)``, which keeps every field as it is).
     ///
     /// - Parameters:
     ///   - data: The body bytes, or `nil` when there were none.
@@ -25,6 +46,13 @@ extension Response {
     /// - Throws: ``SerializationError`` with code ``SerializationError/Code/malformedMessage`` when `response` is
     ///   `nil`.
     public init(data: Data?, response: URLResponse?, request: URLRequest? = nil) throws(SerializationError) {
+        try self.init(data: data ?? Data(), response: response, request: request, bodyLength: data?.count ?? 0)
+    }
+
+    /// ``init(data:response:request:)`` where the body's length after `URLSession`'s decoding is `bodyLength`, or
+    /// not known yet (`nil`: the head of a body still arriving, whose `Content-Length` then goes when a coding was
+    /// removed).
+    init(data: Data, response: URLResponse?, request: URLRequest?, bodyLength: Int?) throws(SerializationError) {
         guard let response else {
             throw SerializationError(
                 code: .malformedMessage,
@@ -36,7 +64,8 @@ extension Response {
         }
         let method = request?.httpMethod
         if let httpResponse = response as? HTTPURLResponse {
-            self.init(data: data ?? Data(), httpResponse: httpResponse, requestMethod: method)
+            self.init(data: data, httpResponse: httpResponse, requestMethod: method)
+            removeCodingsDecodedBySession(bodyLength: bodyLength)
             return
         }
         var headers = HTTPHeaderFields()
@@ -45,7 +74,7 @@ extension Response {
             if let charset = response.textEncodingName, !charset.isEmpty { value += "; charset=" + charset }
             headers.append(name: "Content-Type", value: value)
         }
-        self.init(status: 200, headers: headers, body: data ?? Data(), url: response.url, requestMethod: method)
+        self.init(status: 200, headers: headers, body: data, url: response.url, requestMethod: method)
     }
 
     /// Creates a response from an `HTTPURLResponse` and its body.
@@ -57,7 +86,9 @@ extension Response {
     /// `allHeaderFields` is a dictionary, so the order the fields arrived in is lost, and Foundation has already
     /// joined repeated fields into one comma-separated value (`Set-Cookie` included). To be deterministic the fields
     /// are sorted by name, ASCII case-insensitively. `URLSession` does not expose the reason phrase, so
-    /// ``Response/reasonPhrase`` is `nil`. The body is kept as given, even for `HEAD`, `204` and `304` responses.
+    /// ``Response/reasonPhrase`` is `nil`. The body is kept as given, even for `HEAD`, `204` and `304` responses, and
+    /// so are the fields, `Content-Encoding` included: for the body of a `URLSession` task, which `URLSession` has
+    /// already decoded, use ``init(data:response:request:)``.
     ///
     /// - Parameters:
     ///   - data: The body bytes.
@@ -71,6 +102,38 @@ extension Response {
             url: httpResponse.url,
             requestMethod: requestMethod
         )
+    }
+}
+
+extension Response {
+    /// The content codings `URLSession` removes from a body itself, lowercased (see
+    /// ``init(data:response:request:)``).
+    #if canImport(FoundationNetworking)
+        // libcurl's decoders (FoundationNetworking asks for every one it has); a coding it lacks fails the task.
+        static let codingsDecodedBySession: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd"]
+    #else
+        static let codingsDecodedBySession: Set<String> = ["gzip", "deflate", "br"]
+    #endif
+
+    /// Whether the response has no body whatever its fields say: the answer to a `HEAD` request, a 1xx, 204 or 304
+    /// (RFC 9110 §6.4.1).
+    var hasNoBodyByProtocol: Bool { isHeadRequest || status < 200 || status == 204 || status == 304 }
+
+    /// Describes the body as `URLSession` hands it over: the one statement of the rule documented on
+    /// ``init(data:response:request:)``, for whole bodies and for the head of a body still arriving (`bodyLength`
+    /// `nil`).
+    mutating func removeCodingsDecodedBySession(bodyLength: Int?) {
+        guard !hasNoBodyByProtocol else { return }
+        var codings = headers.contentCodings
+        guard !codings.isEmpty else { return }
+        var removed = false
+        while let last = codings.last, Self.codingsDecodedBySession.contains(last.lowercased()) {
+            codings.removeLast()
+            removed = true
+        }
+        guard removed else { return }
+        headers.set(codings.isEmpty ? nil : codings.joined(separator: ", "), for: "Content-Encoding")
+        if headers.contains("Content-Length") { headers.set(bodyLength.map { String($0) }, for: "Content-Length") }
     }
 }
 

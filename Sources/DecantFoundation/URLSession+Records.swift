@@ -15,7 +15,11 @@ extension URLSession {
     /// unread bytes, which pauses the download on Apple platforms; on Linux, FoundationNetworking keeps delivering
     /// the bytes of a suspended task, so the unread bytes grow with the body there (a server that streams faster
     /// than its client reads is held back only by the decoding's own speed). `URLSession` removes `gzip` and `deflate` content codings
-    /// itself, so the stream sees the decoded bytes.
+    /// itself, so the stream sees the decoded bytes. A request without an `Accept` field (in it or in the session's
+    /// configuration) is sent with the `Accept` of the registry's formats that stream
+    /// (``SerializerRegistry/acceptHeader(for:)`` with ``SerializerRegistry/FormatCapabilities/records``). A
+    /// connection that drops before the end of the body ends the stream with
+    /// ``SerializationError/Code/truncatedBody`` after the records that arrived.
     ///
     /// ```swift
     /// let registry = SerializerRegistry.standard.installing(.eventStream)
@@ -33,6 +37,7 @@ extension URLSession {
         _ type: Record.Type, for request: URLRequest, registry: SerializerRegistry,
         options: StreamOptions = StreamOptions(), statusCodes: StatusCodes = .success
     ) async throws -> RecordStream<URLSessionBodyChunks, Record> {
+        let request = requestAccepting(registry.acceptHeader(for: .records), request)
         let (head, chunks) = try await decantStream(for: request)
         return try await registry.records(head, body: chunks, as: type, options: options, statusCodes: statusCodes)
     }
@@ -41,10 +46,19 @@ extension URLSession {
     /// as chunks of bytes while they arrive: the input of ``SerializerRegistry/records(_:body:as:options:statusCodes:maxErrorBodyBytes:)``
     /// or of a ``RecordStream``.
     ///
-    /// `Content-Encoding` is left out of the head: `URLSession` has already decoded the bytes.
+    /// The head describes the body as it arrives: the content codings `URLSession` removes are left out of
+    /// `Content-Encoding`, and `Content-Length` goes with them (the rule of `Response(data:response:request:)`).
     ///
     /// - Throws: the session's error when no response arrived.
     public func decantStream(for request: URLRequest) async throws -> (Response, URLSessionBodyChunks) {
+        let (_, head, lifetime) = try await startStreaming(request)
+        return (head, URLSessionBodyChunks(lifetime: lifetime))
+    }
+
+    /// Starts `request` on a session of its own with this session's configuration, and returns once the head has
+    /// arrived: the `URLResponse`, the head as a ``Response`` (without a body) and the task's lifetime, whose last
+    /// holder cancels it.
+    func startStreaming(_ request: URLRequest) async throws -> (URLResponse, Response, StreamingTaskLifetime) {
         let state = StreamingTaskState()
         let delegate = StreamingTaskDelegate(state: state)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
@@ -58,9 +72,9 @@ extension URLSession {
         } onCancel: {
             state.cancel()
         }
-        var head = try Response(data: Data(), response: urlResponse, request: request)
-        head.headers.remove("Content-Encoding")
-        return (head, URLSessionBodyChunks(lifetime: lifetime))
+        let head = try Response(data: Data(), response: urlResponse, request: request, bodyLength: nil)
+        state.setHead(head)
+        return (urlResponse, head, lifetime)
     }
 }
 
@@ -83,15 +97,12 @@ public struct URLSessionBodyChunks: AsyncSequence, Sendable {
 
         /// The next chunk; `nil` at the end of the body.
         ///
-        /// - Throws: the session's error (the connection dropped), or `CancellationError` when the consuming task was
-        ///   cancelled (the request is cancelled too).
+        /// - Throws: ``SerializationError/Code/truncatedBody`` when the transfer fails before the end of the body
+        ///   (the connection dropped: the session's error is its ``SerializationError/underlying``, the number of
+        ///   bytes received its ``SerializationError/offset``, the head its response), or `CancellationError` when
+        ///   the consuming task was cancelled (the request is cancelled too).
         public mutating func next() async throws -> Data? {
-            let state = lifetime.state
-            return try await withTaskCancellationHandler {
-                try await state.nextChunk()
-            } onCancel: {
-                state.cancel()
-            }
+            try await lifetime.nextChunk(receivedBody: nil)
         }
     }
 }
@@ -103,6 +114,42 @@ final class StreamingTaskLifetime: Sendable {
     init(state: StreamingTaskState) { self.state = state }
 
     deinit { state.cancel() }
+
+    /// The next chunk, `nil` at the end; cancelling the calling task cancels the request. A failure of the transfer
+    /// is thrown as ``SerializationError/Code/truncatedBody``, with `receivedBody` (the bytes received, when the
+    /// caller keeps them) as the body of its response.
+    func nextChunk(receivedBody: Data?) async throws -> Data? {
+        let state = self.state
+        do {
+            return try await withTaskCancellationHandler {
+                try await state.nextChunk()
+            } onCancel: {
+                state.cancel()
+            }
+        } catch {
+            throw state.truncation(error, receivedBody: receivedBody)
+        }
+    }
+
+    /// The whole body, received chunk by chunk: cancelled, with ``SerializationError/Code/bodyTooLarge``, as soon as
+    /// its `Content-Length` or the bytes received are over `limit`.
+    func wholeBody(head: Response, limit: BodySizeLimit?) async throws -> Data {
+        if let limit, !head.hasNoBodyByProtocol, case .bytes(let length)? = head.headers.contentLength,
+            length > limit.maxBytes
+        {
+            state.cancel()
+            throw limit.downloadError(head, announcedLength: length)
+        }
+        var body = Data()
+        while let chunk = try await nextChunk(receivedBody: body) {
+            body.append(chunk)
+            if let limit, body.count > limit.maxBytes {
+                state.cancel()
+                throw limit.downloadError(head.replacingBody(body))
+            }
+        }
+        return body
+    }
 }
 
 /// What the delegate hands over to the reader: the head, the chunks, the end; guarded by a lock.
@@ -119,6 +166,8 @@ final class StreamingTaskState: @unchecked Sendable {
     private var failure: (any Error)?
     private var suspended = false
     private var cancelled = false
+    private var headResponse: Response?
+    private var receivedBytes = 0
 
     /// Unread bytes above which the task is suspended, and below which it is resumed.
     static let highWater = 1 << 20
@@ -135,6 +184,33 @@ final class StreamingTaskState: @unchecked Sendable {
             return ended ? nil : self.task
         }
         task?.cancel()
+    }
+
+    /// Keeps the head as the bridge describes it, for the errors of the body.
+    func setHead(_ head: Response) { lock.withLock { headResponse = head } }
+
+    /// `error`, when it is a failure of the transfer after the head arrived (a `URLError` other than `cancelled`),
+    /// as Decant's error for a body cut short: the head and `receivedBody` (or an empty body) as its response, the
+    /// number of bytes received as its offset, `error` as its underlying error. Any other error as it is.
+    func truncation(_ error: any Error, receivedBody: Data?) -> any Error {
+        let (head, received) = lock.withLock { (headResponse, receivedBytes) }
+        let nsError = error as NSError
+        guard var response = head, nsError.domain == NSURLErrorDomain, nsError.code != NSURLErrorCancelled else {
+            return error
+        }
+        response.body = receivedBody ?? Data()
+        var announced = ""
+        if case .bytes(let length)? = response.headers.contentLength {
+            announced = " of the \(length) its Content-Length announces"
+        }
+        let kept = receivedBody == nil ? "" : ", with the bytes received,"
+        return SerializationError(
+            code: .truncatedBody,
+            message: "The body is truncated: the transfer failed after \(received) bytes\(announced), before the end "
+                + "of the body (URLSession: \(nsError.localizedDescription)). The server closed the connection early or "
+                + "the network failed; the status and header fields\(kept) are in the error's response. Retry the "
+                + "request, and check the server if it keeps happening.",
+            mediaType: response.contentType, offset: received, underlying: error, response: response)
     }
 
     func head() async throws -> URLResponse {
@@ -192,6 +268,7 @@ final class StreamingTaskState: @unchecked Sendable {
 
     func received(_ data: Data) {
         lock.lock()
+        receivedBytes += data.count
         if let waiter = chunkWaiter {
             chunkWaiter = nil
             lock.unlock()

@@ -190,4 +190,24 @@ import Testing
         #expect(error?.serializerID == "throwingSerializer")
         #expect(error?.response?.body == Data("x".utf8))
     }
+
+    /// The limit a download is held to: the smallest ``BodySizeLimit`` among the preprocessors, `nil` without one;
+    /// the registry's is the one of its default stages.
+    @Test func bodySizeLimitIsTheSmallestOfThePreprocessors() {
+        var chain = ResponseChain(DataResponseSerializer())
+        #expect(chain.bodySizeLimit == BodySizeLimit.default)
+        chain.preprocessors = [BodySizeLimit(maxBytes: 100), ContentDecoding(), BodySizeLimit(maxBytes: 10)]
+        #expect(chain.bodySizeLimit == BodySizeLimit(maxBytes: 10))
+        chain.preprocessors = [ContentDecoding()]
+        #expect(chain.bodySizeLimit == nil)
+        #expect(SerializerRegistry().bodySizeLimit == BodySizeLimit.default)
+        let response = Response(status: 200, headers: ["Content-Length": "500"], body: Data(count: 20))
+        let announced = BodySizeLimit(maxBytes: 10).downloadError(response, announcedLength: 500)
+        #expect(announced.code == .bodyTooLarge)
+        #expect(announced.message.contains("announces 500 bytes, more than the body size limit of 10"))
+        let received = BodySizeLimit(maxBytes: 10).downloadError(response)
+        #expect(received.code == .bodyTooLarge)
+        #expect(received.message.contains("when 20 bytes had arrived"))
+        #expect(received.response?.body.count == 20)
+    }
 }

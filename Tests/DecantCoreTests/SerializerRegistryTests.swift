@@ -249,6 +249,14 @@ import Testing
                 + "*/*;q=0.8")
     }
 
+    /// `acceptHeader(for:)` lists only the formats with the capabilities asked for; `[]` is `acceptHeader`.
+    @Test func acceptHeaderForCapabilities() {
+        let registry = Self.overlapping()
+        #expect(registry.acceptHeader(for: []) == registry.acceptHeader)
+        #expect(registry.acceptHeader(for: .records).elements.isEmpty)
+        #expect(registry.acceptHeader(for: .value) == registry.acceptHeader)
+    }
+
     @Test func sniffedTypeDrivesResolutionWhenTheHeaderIsGeneric() throws {
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
         var registry = SerializerRegistry()

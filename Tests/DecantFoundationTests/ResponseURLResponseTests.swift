@@ -74,6 +74,40 @@ import Testing
         #expect(withoutRequest.body == Data("{}".utf8))
     }
 
+    /// The content codings URLSession has removed leave `Content-Encoding`, from the last listed backwards, and
+    /// `Content-Length` becomes the body's size; a coding it does not decode stops the removal; responses without a
+    /// body by protocol keep their fields. `Response(data:httpResponse:)` keeps every field.
+    @Test(
+        arguments: [
+            ("gzip", "GET", 200, nil, "8"),
+            ("GZIP", "GET", 200, nil, "8"),
+            ("gzip, deflate", "GET", 200, nil, "8"),
+            ("identity, gzip", "GET", 200, nil, "8"),
+            ("x-unknown, gzip", "GET", 200, "x-unknown", "8"),
+            ("x-unknown", "GET", 200, "x-unknown", "28"),
+            ("gzip, x-unknown", "GET", 200, "gzip, x-unknown", "28"),
+            ("gzip", "HEAD", 200, "gzip", "28"),
+            ("gzip", "GET", 204, "gzip", "28"),
+            ("gzip", "GET", 304, "gzip", "28"),
+        ] as [(String, String, Int, String?, String)])
+    func contentCodingsRemovedBySession(
+        coding: String, method: String, status: Int, codingAfter: String?, lengthAfter: String
+    ) throws {
+        let http = try Self.httpResponse(
+            status: status,
+            ["Content-Type": "application/json", "Content-Encoding": coding, "Content-Length": "28"])
+        var request = URLRequest(url: Self.url)
+        request.httpMethod = method
+        let body = Data(#"{"a": 1}"#.utf8)
+        let response = try Response(data: body, response: http, request: request)
+        #expect(response.headers["Content-Encoding"] == codingAfter)
+        #expect(response.headers["Content-Length"] == lengthAfter)
+        #expect(response.body == body)
+        let kept = Response(data: body, httpResponse: http, requestMethod: method)
+        #expect(kept.headers["Content-Encoding"] == coding)
+        #expect(kept.headers["Content-Length"] == "28")
+    }
+
     @Test func nonHTTPResponseUsesMimeType() throws {
         let fileURL = URL(fileURLWithPath: "/tmp/decant-fixture.json")
         let urlResponse = URLResponse(

@@ -94,7 +94,8 @@ private func chunkedHead(_ contentType: String, status: String = "200 OK", extra
         #expect(error?.response?.body == Data(body.utf8))
     }
 
-    /// The connection is cut in the middle of the second record: the first is delivered, then the stream fails.
+    /// The connection is cut in the middle of the second record: the first is delivered, then the stream fails with
+    /// a truncated body at the number of bytes received.
     @Test func aStreamCutMidRecordKeepsWhatArrived() async throws {
         let server = try LoopbackServer(routes: [
             "/cut": { connection in
@@ -108,10 +109,12 @@ private func chunkedHead(_ contentType: String, status: String = "200 OK", extra
         let stream = try await URLSession.shared.records(
             JSONValue.self, for: URLRequest(url: server.url("/cut")), registry: registry)
         var records: [JSONValue] = []
-        await #expect(throws: (any Error).self) {
+        let error = await #expect(throws: SerializationError.self) {
             for try await record in stream { records.append(record) }
         }
         #expect(records == [["id": 1]])
+        #expect(error?.code == .truncatedBody)
+        #expect(error?.offset == "{\"id\": 1}\n{\"id\": ".utf8.count)
     }
 
     /// 10,000 records in chunks of every size: all of them, in order.

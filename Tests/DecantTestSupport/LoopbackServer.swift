@@ -21,16 +21,26 @@ public final class LoopbackServer: @unchecked Sendable {
     /// One accepted connection, as a handler sees it.
     public final class Connection: @unchecked Sendable {
         let descriptor: Int32
-        /// The request's method and path, such as `GET /events`.
+        /// The request line, such as `GET /events HTTP/1.1`.
         public let requestLine: String
+        /// The request's header fields as received, in order (names as sent).
+        public let requestFields: [(name: String, value: String)]
         /// Whether a write failed because the client went away (it closed or reset the connection).
         public private(set) var clientWentAway = false
         /// The body bytes written so far (after the head).
         public private(set) var bytesWritten = 0
 
-        init(descriptor: Int32, requestLine: String) {
+        init(descriptor: Int32, requestLine: String, requestFields: [(name: String, value: String)]) {
             self.descriptor = descriptor
             self.requestLine = requestLine
+            self.requestFields = requestFields
+        }
+
+        /// The values of the request's fields called `name` (ASCII case-insensitive), joined with `, `; `nil` when
+        /// the request had none.
+        public func requestField(_ name: String) -> String? {
+            let values = requestFields.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+            return values.isEmpty ? nil : values.joined(separator: ", ")
         }
 
         /// Writes bytes as they are; returns `false` once the client has gone away.
@@ -165,10 +175,15 @@ public final class LoopbackServer: @unchecked Sendable {
             head.append(byte)
             if head.count >= 4 && head.suffix(4) == [0x0D, 0x0A, 0x0D, 0x0A] { break }
         }
-        let requestLine = String(decoding: head.prefix { $0 != 0x0D }, as: UTF8.self)
+        let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
+        let requestLine = lines.first ?? ""
+        let fields = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
         let parts = requestLine.split(separator: " ")
         let path = parts.count > 1 ? String(parts[1]) : "/"
-        let connection = Connection(descriptor: client, requestLine: requestLine)
+        let connection = Connection(descriptor: client, requestLine: requestLine, requestFields: fields)
         if let handler = routes[path] {
             handler(connection)
         } else {
@@ -211,6 +226,22 @@ public func gzipStored(_ data: Data) -> Data {
     for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8((crc >> UInt32(shift)) & 0xFF)) }
     let size = UInt32(truncatingIfNeeded: bytes.count)
     for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8((size >> UInt32(shift)) & 0xFF)) }
+    return output
+}
+
+/// Zlib (RFC 1950) of `data` with stored (uncompressed) deflate blocks, as `Content-Encoding: deflate` sends it.
+public func zlibStored(_ data: Data) -> Data {
+    let gzip = gzipStored(data)
+    // The deflate blocks of the gzip member lie between its 10-byte header and its 8-byte trailer.
+    var output = Data([0x78, 0x01]) + gzip[10..<gzip.count - 8]
+    var a: UInt32 = 1
+    var b: UInt32 = 0
+    for byte in data {
+        a = (a + UInt32(byte)) % 65_521
+        b = (b + a) % 65_521
+    }
+    let adler = b << 16 | a
+    for shift in stride(from: 24, through: 0, by: -8) { output.append(UInt8((adler >> UInt32(shift)) & 0xFF)) }
     return output
 }
 

@@ -305,6 +305,11 @@ public struct SerializerRegistry: Sendable {
                 + conflicts.map(\.description).joined(separator: " "))
     }
 
+    /// The body size limit every call of the registry enforces (the ``BodySizeLimit`` among
+    /// ``ResponseChain/defaultPreprocessors``, 64 MiB): `URLSession.decant` (`DecantFoundation`) stops a download
+    /// as soon as the body is over it. `nil` if the registry's stages had none.
+    public var bodySizeLimit: BodySizeLimit? { BodySizeLimit.smallest(in: defaultStages) }
+
     /// The entry with `id`, or `nil`.
     public func entry(for id: SerializerID) -> Entry? { entries.first { $0.id == id } }
 
@@ -377,10 +382,20 @@ public struct SerializerRegistry: Sendable {
 
     /// An `Accept` header listing every installed range: exact and suffix ranges at quality 1, `type/*` at 0.9 and
     /// `*/*` at 0.8, each once, in installation order.
-    public var acceptHeader: AcceptHeader {
+    ///
+    /// The qualities follow resolution: a range of its own format (`application/json`, `*/*+xml`) is read by a
+    /// serializer made for it, a `type/*` range by a generic one (`string` for `text/*`), `*/*` by the catch-all
+    /// (`data`), so a server that can send several representations picks one a dedicated format reads.
+    /// `URLSession.decant` (`DecantFoundation`) sends it when the request has no `Accept` of its own.
+    public var acceptHeader: AcceptHeader { acceptHeader(for: []) }
+
+    /// ``acceptHeader`` for the formats that have `capabilities` here (see ``FormatCapabilities``): with
+    /// ``FormatCapabilities/records``, what a stream of records can be read from (`URLSession.records` sends it).
+    public func acceptHeader(for capabilities: FormatCapabilities) -> AcceptHeader {
         var seen = Set<MediaRange>()
         var elements: [AcceptHeader.Element] = []
-        for range in entries.flatMap(\.mediaRanges) where seen.insert(range).inserted {
+        let ranges = entries.lazy.filter { $0.capabilities.isSuperset(of: capabilities) }.flatMap(\.mediaRanges)
+        for range in ranges where seen.insert(range).inserted {
             let quality: Double
             switch range.pattern {
             case .any: quality = 0.8

@@ -171,6 +171,13 @@ extension HTTPHeaderFields {
         return length.map(ContentLength.bytes) ?? .invalid
     }
 
+    /// The content codings of the `Content-Encoding` fields, in the order they were applied (RFC 9110 §8.4), without
+    /// `identity` (no coding) and empty list elements; names as sent.
+    package var contentCodings: [String] {
+        values(for: "Content-Encoding").flatMap { $0.split(separator: ",") }.map { $0.trimmingHTTPWhitespace() }
+            .filter { !$0.isEmpty && !HTTPBytes.equalsIgnoringASCIICase($0, "identity") }
+    }
+
     /// A parsed `Content-Length` field.
     public enum ContentLength: Sendable, Hashable {
         /// A valid length in bytes.

@@ -41,10 +41,7 @@ extension SerializerRegistry {
         guard statusCodes.contains(head.status) else {
             throw try await statusError(head, chunks: chunks, statusCodes: statusCodes, limit: maxErrorBodyBytes)
         }
-        let codings = head.headers.values(for: "Content-Encoding").flatMap { $0.split(separator: ",") }
-            .map { String($0.trimmingHTTPWhitespace()) }.filter {
-                !$0.isEmpty && !HTTPBytes.equalsIgnoringASCIICase($0, "identity")
-            }
+        let codings = head.headers.contentCodings
         if !codings.isEmpty {
             throw SerializationError(
                 code: .unsupportedFeature,

@@ -24,9 +24,40 @@ public struct BodySizeLimit: ResponseStage, Hashable {
         guard response.body.count > maxBytes else { return response }
         throw SerializationError(
             code: .bodyTooLarge,
-            message: "The body has \(response.body.count) bytes, more than the limit of \(maxBytes). Raise the "
-                + "chain's body size limit (`BodySizeLimit.maxBytes`, `limits.maxBodyBytes` in a chain configuration) "
-                + "if such bodies are expected.",
+            message: "The body has \(response.body.count) bytes, more than the limit of \(maxBytes). " + Self.advice,
             mediaType: response.contentType, response: response)
+    }
+
+    /// The error of a body found over the limit while it downloads, before it is complete: its `Content-Length`
+    /// announces `announcedLength` bytes, more than the limit, or (`nil`) the bytes received so far, the body of
+    /// `response`, are more than the limit. The same code and advice as ``process(_:)``.
+    package func downloadError(_ response: Response, announcedLength: Int? = nil) -> SerializationError {
+        let what =
+            announcedLength.map {
+                "The Content-Length announces \($0) bytes, more than the body size limit of \(maxBytes), so the "
+                    + "download was cancelled before the body."
+            }
+            ?? "The body is larger than the limit of \(maxBytes) bytes: the download was cancelled when "
+            + "\(response.body.count) bytes had arrived."
+        return SerializationError(
+            code: .bodyTooLarge, message: what + " " + Self.advice, mediaType: response.contentType,
+            response: response)
+    }
+
+    /// How to accept larger bodies.
+    static let advice =
+        "Raise the chain's body size limit (`BodySizeLimit.maxBytes`, `limits.maxBodyBytes` in a chain "
+        + "configuration) if such bodies are expected."
+}
+
+extension BodySizeLimit {
+    /// The smallest limit among `stages`, the one that decides; `nil` when none is a ``BodySizeLimit``.
+    static func smallest(in stages: [any ResponseStage]) -> BodySizeLimit? {
+        var smallest: BodySizeLimit?
+        for stage in stages {
+            guard let limit = stage as? BodySizeLimit else { continue }
+            if smallest.map({ limit.maxBytes < $0.maxBytes }) ?? true { smallest = limit }
+        }
+        return smallest
     }
 }

@@ -178,10 +178,7 @@ public struct ContentDecoding: ResponseStage, Hashable {
     /// starts with gzip's or zlib's signature but no `Content-Encoding` says so, or the field names a coding that
     /// ``automatic`` passes through. `nil` otherwise.
     public static func encodingHint(for response: Response) -> String? {
-        let codings = response.headers.values(for: "Content-Encoding").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingHTTPWhitespace() }.filter {
-                !$0.isEmpty && !HTTPBytes.equalsIgnoringASCIICase($0, "identity")
-            }
+        let codings = response.headers.contentCodings
         if let last = codings.last {
             let name = printable(last)
             guard let coding = Coding(last) else {

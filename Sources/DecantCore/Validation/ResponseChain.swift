@@ -51,6 +51,11 @@ public struct ResponseChain<Serializer: ResponseSerializer>: ResponseSerializer 
         self.validators = validators
     }
 
+    /// The body size limit the chain enforces: the smallest ``BodySizeLimit`` among its ``preprocessors``, `nil`
+    /// when it has none. Pass it to `URLSession.decantResponse(for:bodySizeLimit:)` (`DecantFoundation`) to stop a
+    /// download as soon as the body is over it.
+    public var bodySizeLimit: BodySizeLimit? { BodySizeLimit.smallest(in: preprocessors) }
+
     /// The serializer's ranges.
     public var mediaRanges: [MediaRange] { serializer.mediaRanges }
 

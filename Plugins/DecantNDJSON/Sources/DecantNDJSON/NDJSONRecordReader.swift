@@ -11,7 +11,9 @@ public import DecantJSON
 ///   followed by whitespace (the LF that ends every text) may have been cut short, so it is reported as truncated
 ///   (RFC 7464 §2.4) rather than handed out.
 ///
-/// A record that does not parse is a record error with the byte offset in the body; the stream's
+/// A record that does not parse is a record error with the byte offset in the body (and, for lines, the line
+/// number: "line 2 of the stream"); a line that ends before its JSON text does is reported as such, not as a body
+/// cut short, since more lines follow it; the stream's
 /// ``RecordErrorPolicy`` decides whether it ends the stream. A record longer than `maxRecordBytes` is a
 /// `limitExceeded` record error, and its bytes are not kept.
 public struct NDJSONRecordReader: RecordReader {
@@ -28,6 +30,8 @@ public struct NDJSONRecordReader: RecordReader {
     /// The parser of each record, with its limits.
     public let parser: JSONParser
     private var framer: LineFramer
+    /// The number of pieces (lines, or texts of a sequence) the framer has handed out.
+    private var pieces = 0
 
     /// Creates a reader.
     ///
@@ -54,22 +58,26 @@ public struct NDJSONRecordReader: RecordReader {
         var pending = Pending()
         let chunkStart = UInt(bitPattern: bytes.baseAddress)
         let chunkEnd = chunkStart + UInt(bytes.count)
+        var pieces = self.pieces
+        defer { self.pieces = pieces }
         try framer.consume(bytes) { piece in
+            pieces += 1
             switch Self.prepare(piece, framing: framing, maxRecordBytes: maxRecordBytes) {
             case .none:
                 break
             case .ready(let result):
                 pending.items.append(.ready(pending.ready.count))
                 pending.ready.append(result)
-            case .parse(let line, let offset):
+            case .parse(let line, let place):
                 let lineStart = UInt(bitPattern: line.baseAddress)
                 if chunkStart != 0, lineStart >= chunkStart, lineStart + UInt(line.count) <= chunkEnd {
                     let start = Int(lineStart - chunkStart)
                     pending.ranges.append(start..<start + line.count)
-                    pending.items.append(.batched(pending.ranges.count - 1, offset: offset, lastByte: line.last))
+                    pending.items.append(.batched(pending.ranges.count - 1, place: place, number: pieces))
                 } else {
                     pending.items.append(.ready(pending.ready.count))
-                    pending.ready.append(Self.parse(line, offset: offset, framing: framing, parser: parser))
+                    pending.ready.append(
+                        Self.parse(line, place: place, number: pieces, framing: framing, parser: parser))
                 }
             }
         }
@@ -78,8 +86,9 @@ public struct NDJSONRecordReader: RecordReader {
             switch item {
             case .ready(let index):
                 records.append(pending.ready[index])
-            case .batched(let index, let offset, let lastByte):
-                records.append(Self.complete(parsed[index], offset: offset, lastByte: lastByte, framing: framing))
+            case .batched(let index, let place, let number):
+                let line = UnsafeRawBufferPointer(rebasing: bytes[pending.ranges[index]])
+                records.append(Self.complete(parsed[index], line, place: place, number: number, framing: framing))
             }
         }
     }
@@ -90,12 +99,15 @@ public struct NDJSONRecordReader: RecordReader {
         let parser = self.parser
         let framing = self.framing
         let maxRecordBytes = framer.maxLineBytes
+        var pieces = self.pieces
+        defer { self.pieces = pieces }
         try framer.finish { piece in
+            pieces += 1
             switch Self.prepare(piece, framing: framing, maxRecordBytes: maxRecordBytes) {
             case .none: break
             case .ready(let result): records.append(result)
-            case .parse(let line, let offset):
-                records.append(Self.parse(line, offset: offset, framing: framing, parser: parser))
+            case .parse(let line, let place):
+                records.append(Self.parse(line, place: place, number: pieces, framing: framing, parser: parser))
             }
         }
     }
@@ -106,8 +118,8 @@ public struct NDJSONRecordReader: RecordReader {
         enum Item {
             /// The record is `ready[index]`.
             case ready(Int)
-            /// The record is the batch's `index`th text.
-            case batched(Int, offset: Int, lastByte: UInt8?)
+            /// The record is the batch's `index`th text, the piece number `number`.
+            case batched(Int, place: Place, number: Int)
         }
 
         var items: [Item] = []
@@ -119,8 +131,15 @@ public struct NDJSONRecordReader: RecordReader {
     private enum Preparation {
         /// A record decided without parsing (an oversized line, bytes before the first RS).
         case ready(Result<JSONValue, SerializationError>)
-        /// A text to parse, at `offset` in the body.
-        case parse(UnsafeRawBufferPointer, offset: Int)
+        /// A text to parse, where it is in the body.
+        case parse(UnsafeRawBufferPointer, Place)
+    }
+
+    /// Where a text is: the offset of its first byte in the body, and whether a line end (or the next RS) followed
+    /// it, so that the body went on after it.
+    private struct Place {
+        var offset: Int
+        var terminated: Bool
     }
 
     /// Sorts a framed piece: nothing (a blank line, an empty text), a record decided at once, or a text to parse.
@@ -137,7 +156,7 @@ public struct NDJSONRecordReader: RecordReader {
                             + "\(maxRecordBytes). Raise StreamOptions.maxRecordBytes (the option maxRecordBytes) if "
                             + "such records are expected.",
                         offset: offset)))
-        case .line(let bytes, let offset, _):
+        case .line(let bytes, let offset, let terminated):
             guard let first = bytes.firstIndex(where: { !isWhitespace($0) }) else { return nil }
             if framing == .jsonSequence, offset == 0 {
                 return .ready(
@@ -149,13 +168,13 @@ public struct NDJSONRecordReader: RecordReader {
                                 + "newline-delimited JSON application/x-ndjson.",
                             offset: first)))
             }
-            return .parse(bytes, offset: offset)
+            return .parse(bytes, Place(offset: offset, terminated: terminated))
         }
     }
 
     /// Parses one text alone.
     private static func parse(
-        _ bytes: UnsafeRawBufferPointer, offset: Int, framing: Framing, parser: JSONParser
+        _ bytes: UnsafeRawBufferPointer, place: Place, number: Int, framing: Framing, parser: JSONParser
     ) -> Result<JSONValue, SerializationError> {
         let result: Result<JSONValue, SerializationError>
         do throws(SerializationError) {
@@ -163,18 +182,37 @@ public struct NDJSONRecordReader: RecordReader {
         } catch {
             result = .failure(error)
         }
-        return complete(result, offset: offset, lastByte: bytes.last, framing: framing)
+        return complete(result, bytes, place: place, number: number, framing: framing)
     }
 
-    /// The record of a parsed text at `offset`: its error placed in the body, or, in a JSON text sequence, a scalar
-    /// without the whitespace after it reported as possibly truncated.
+    /// The record of the parsed `text`, piece `number` of the body at `place`: its error placed in the body, or, in
+    /// a JSON text sequence, a scalar without the whitespace after it reported as possibly truncated.
+    ///
+    /// The parser sees one text as a whole body, so when a text followed by more of the body ends before its JSON
+    /// value does, the parser's "the body ends too early" would be wrong: the line is what is incomplete, and that
+    /// is what the error says.
     private static func complete(
-        _ result: Result<JSONValue, SerializationError>, offset: Int, lastByte: UInt8?, framing: Framing
+        _ result: Result<JSONValue, SerializationError>, _ text: UnsafeRawBufferPointer, place: Place, number: Int,
+        framing: Framing
     ) -> Result<JSONValue, SerializationError> {
+        let offset = place.offset
+        let lastByte = text.last
         switch result {
         case .failure(var error):
+            let record =
+                framing == .lines
+                ? "Line \(number) of the stream (the record at offset \(offset))" : "The record at offset \(offset)"
+            if place.terminated, let relative = error.offset, relative >= text.count, error.code == .invalidBody {
+                let what = framing == .lines ? "line" : "text"
+                error.message =
+                    "\(record) is not valid JSON: the \(what) ends after \(text.count) bytes, before its JSON value "
+                    + "is complete (\(excerpt(text))). Each \(what) holds one whole JSON text, and more of the body "
+                    + "follows this one: a value broken across lines, or a record cut short by the server, reads like "
+                    + "this."
+            } else {
+                error.message = "\(record) is not valid JSON: " + error.message
+            }
             error.offset = offset + (error.offset ?? 0)
-            error.message = "The record at offset \(offset) is not valid JSON: " + error.message
             error.serializerID = nil  // the stream's serializer (ndjson), not the parser's
             return .failure(error)
         case .success(let value):
@@ -193,6 +231,15 @@ public struct NDJSONRecordReader: RecordReader {
             }
             return .success(value)
         }
+    }
+
+    /// The last bytes of `text` (up to 40) as printable text for a message, quoted.
+    private static func excerpt(_ text: UnsafeRawBufferPointer) -> String {
+        let tail = text.suffix(40)
+        let printable = String(decoding: tail, as: UTF8.self).unicodeScalars.map {
+            $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0)
+        }
+        return (tail.count < text.count ? "\"…" : "\"") + String(printable) + "\""
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
