@@ -257,6 +257,33 @@ import Testing
         #expect(registry.acceptHeader(for: .value) == registry.acceptHeader)
     }
 
+    /// The registry's own body size limit holds on every call (`serialize` typed and untyped, `prepare`), on the
+    /// direct path too; a body at the limit passes, and `nil` lifts the limit.
+    @Test(arguments: [16, 17, nil] as [Int?])
+    func theRegistrysBodySizeLimitHoldsOnEveryCall(maxBytes: Int?) throws {
+        var registry = SerializerRegistry()
+        registry.install(SerializerModule(name: "Tags", factories: [TaggingFactory("tags", "application/json")]))
+        #expect(registry.bodySizeLimit == BodySizeLimit.default)
+        registry.bodySizeLimit = maxBytes.map { BodySizeLimit(maxBytes: $0) }
+        let response = Response(
+            status: 200, headers: ["Content-Type": "application/json"], body: Data(repeating: 0x61, count: 17))
+        let prepared = try registry.prepare(for: MediaType(type: "application", subtype: "json"), as: String.self)
+        let calls: [(String, () throws -> Void)] = [
+            ("typed", { _ = try registry.serialize(response, as: String.self) }),
+            ("untyped", { _ = try registry.serialize(response) }),
+            ("prepared", { _ = try prepared.serialize(response) }),
+        ]
+        for (name, call) in calls {
+            if let maxBytes, maxBytes < 17 {
+                let error = #expect(throws: SerializationError.self, "\(name)") { try call() }
+                #expect(error?.code == .bodyTooLarge, "\(name)")
+                #expect(error?.message.contains("\(maxBytes)") == true, "\(name)")
+            } else {
+                #expect(throws: Never.self, "\(name)") { try call() }
+            }
+        }
+    }
+
     @Test func sniffedTypeDrivesResolutionWhenTheHeaderIsGeneric() throws {
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
         var registry = SerializerRegistry()

@@ -167,6 +167,36 @@ private func head(_ contentType: String, length: Int, extra: String = "") -> Str
         #expect(wentAway.value == true)
     }
 
+    /// A registry whose own limit is 1 KiB: `decant` stops at the `Content-Length` of a 1 MiB body, and a body of
+    /// 1 KiB passes.
+    @Test func aRegistrysOwnLimitHoldsWhileDownloading() async throws {
+        let big = Data("[".utf8) + Data(repeating: UInt8(ascii: "0"), count: 1 << 20) + Data("]".utf8)
+        let server = try LoopbackServer(routes: [
+            "/big": { connection in
+                connection.write(head("application/json", length: big.count))
+                connection.write(big)
+            },
+            "/small": { connection in
+                let body = Data("[\(String(repeating: "1,", count: 500))1]".utf8)
+                connection.write(head("application/json", length: body.count))
+                connection.write(body)
+            },
+        ])
+        defer { server.stop() }
+        var limited = registry
+        limited.bodySizeLimit = BodySizeLimit(maxBytes: 1024)
+        let error = await #expect(throws: SerializationError.self) {
+            _ = try await URLSession.shared.decant(
+                JSONValue.self, for: URLRequest(url: server.url("/big")), registry: limited)
+        }
+        #expect(error?.code == .bodyTooLarge)
+        #expect(error?.message.contains("1024") == true)
+        #expect((error?.response?.body.count ?? .max) < big.count)
+        let small = try await URLSession.shared.decant(
+            JSONValue.self, for: URLRequest(url: server.url("/small")), registry: limited)
+        #expect(small.arrayValue?.count == 501)
+    }
+
     /// A `HEAD` request's `Content-Length` describes a body that is not sent: no limit applies to it.
     @Test func aHeadRequestIsNotLimitedByItsContentLength() async throws {
         let server = try LoopbackServer(routes: [

@@ -57,6 +57,7 @@ extension SerializerRegistry {
                 .eraseOutput())
         var chain = ResponseChain(
             RegistryDecodingSerializer(compound: compound),
+            preprocessors: callStages,
             statusValidation: StatusCodeValidation(acceptable: statusCodes, errorBodyDecoding: errorBodyDecoding),
             emptyBodyPolicy: emptyBodyPolicy)
         chain.mediaTypeValidation = nil

@@ -129,6 +129,7 @@ extension SerializerRegistry {
         }
         let chain = ResponseChain(
             PreparedCandidates(chosen: chosen, compound: compound, mediaRanges: ranges),
+            preprocessors: callStages,
             statusValidation: StatusCodeValidation(
                 acceptable: statusCodes, errorBodyDecoding: .serializer(errorBodies)),
             emptyBodyPolicy: emptyBodyPolicy)

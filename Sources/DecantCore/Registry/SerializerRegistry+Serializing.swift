@@ -124,6 +124,8 @@ extension SerializerRegistry {
         guard sniffing.keepsEveryHeader, let chosen = chosenEntryIndex(for: response),
             let route = routes[chosen]
         else { return nil }
+        // The route's stages carry the default limit; another limit takes step 3, whose chain has the registry's.
+        guard bodySizeLimit == .default else { return nil }
         if statusCodes == route.chain.statusValidation.acceptable, emptyBodyPolicy == route.chain.emptyBodyPolicy {
             return route.chain.passesUnchanged(response) ? route.chain.serializer : nil
         }
@@ -210,6 +212,7 @@ extension SerializerRegistry {
                 choice: ChoiceReportingSerializer(compound),
                 neutralWhenEmpty: type == nil && resolution.candidates.isEmpty
                     && !entries.contains { $0.mediaRanges.contains(.any) }),
+            preprocessors: callStages,
             statusValidation: StatusCodeValidation(
                 acceptable: statusCodes, errorBodyDecoding: .serializer(compound.eraseOutput())),
             emptyBodyPolicy: emptyBodyPolicy)

@@ -305,10 +305,23 @@ public struct SerializerRegistry: Sendable {
                 + conflicts.map(\.description).joined(separator: " "))
     }
 
-    /// The body size limit every call of the registry enforces (the ``BodySizeLimit`` among
-    /// ``ResponseChain/defaultPreprocessors``, 64 MiB): `URLSession.decant` (`DecantFoundation`) stops a download
-    /// as soon as the body is over it. `nil` if the registry's stages had none.
-    public var bodySizeLimit: BodySizeLimit? { BodySizeLimit.smallest(in: defaultStages) }
+    /// The body size limit every call of the registry enforces before a serializer runs (`serialize`, `decode`,
+    /// `prepare`): ``BodySizeLimit/default`` (64 MiB) unless set, `nil` for none. `URLSession.decant`
+    /// (`DecantFoundation`) stops a download as soon as the body is over it.
+    ///
+    /// ```swift
+    /// var registry = SerializerRegistry.standard
+    /// registry.bodySizeLimit = BodySizeLimit(maxBytes: 1 << 20)  // 1 MiB for every call of this registry
+    /// ```
+    public var bodySizeLimit: BodySizeLimit? = .default
+
+    /// The stages every call of the registry runs before a serializer: ``bodySizeLimit``, then content decoding of
+    /// bodies that still carry their coding's signature (``ResponseChain/defaultPreprocessors`` with this
+    /// registry's limit).
+    var callStages: [any ResponseStage] {
+        guard bodySizeLimit != .default else { return defaultStages }
+        return bodySizeLimit.map { [$0, ContentDecoding.automatic] } ?? [ContentDecoding.automatic]
+    }
 
     /// The entry with `id`, or `nil`.
     public func entry(for id: SerializerID) -> Entry? { entries.first { $0.id == id } }
