@@ -61,7 +61,7 @@ public struct ConfiguredChain: ResponseSerializer {
     /// Applies the aliases and runs the chain, returning the value as a `T`, the output type of the serializer
     /// expected to succeed (`JSONValue` for `json`, `String` for `string`, ...).
     ///
-    /// - Throws: ``SerializationError``: the chain's errors, or ``SerializationError/Code/unexpectedOutputType``
+    /// - Throws: `SerializationError`: the chain's errors, or `SerializationError/Code/unexpectedOutputType`
     ///   when the serializer that succeeded produces another type (for a `Decodable` type, use
     ///   ``decode(_:from:options:)``).
     public func serialize<T: Sendable>(_ response: Response, as type: T.Type) throws(SerializationError) -> T {
@@ -92,8 +92,8 @@ public struct ConfiguredChain: ResponseSerializer {
     ///   - type: The type to decode.
     ///   - response: The response.
     ///   - options: This call's `Decodable` options, each one set overriding the chain's ``decodingOptions``.
-    /// - Throws: ``SerializationError``: the chain's stage errors, the decoding error, or
-    ///   ``SerializationError/Code/noSerializer`` when none of the chain's serializers decodes `Decodable` types.
+    /// - Throws: `SerializationError`: the chain's stage errors, the decoding error, or
+    ///   `SerializationError/Code/noSerializer` when none of the chain's serializers decodes `Decodable` types.
     public func decode<T: Decodable & Sendable>(
         _ type: T.Type, from response: Response, options: DecodingOptions = DecodingOptions()
     ) throws(SerializationError) -> T {

@@ -97,9 +97,9 @@ public struct URLSessionBodyChunks: AsyncSequence, Sendable {
 
         /// The next chunk; `nil` at the end of the body.
         ///
-        /// - Throws: ``SerializationError/Code/truncatedBody`` when the transfer fails before the end of the body
-        ///   (the connection dropped: the session's error is its ``SerializationError/underlying``, the number of
-        ///   bytes received its ``SerializationError/offset``, the head its response), or `CancellationError` when
+        /// - Throws: `SerializationError/Code/truncatedBody` when the transfer fails before the end of the body
+        ///   (the connection dropped: the session's error is its `SerializationError/underlying`, the number of
+        ///   bytes received its `SerializationError/offset`, the head its response), or `CancellationError` when
         ///   the consuming task was cancelled (the request is cancelled too).
         public mutating func next() async throws -> Data? {
             try await lifetime.nextChunk(receivedBody: nil)

@@ -202,7 +202,9 @@ extension DecodingOptions {
 
     /// The options of a configuration object, such as a chain file's `decoding`.
     ///
-    /// - Parameter id: What the options belong to, named in errors (`decoding` by default).
+    /// - Parameters:
+    ///   - configuration: The configuration object's values.
+    ///   - id: What the options belong to, named in errors (`decoding` by default).
     /// - Throws: ``SerializationError/Code/unknownOption`` (naming the nearest option) or
     ///   ``SerializationError/Code/invalidOption`` (naming what is allowed), with the option name in
     ///   ``SerializationError/codingPath``.
