@@ -135,7 +135,7 @@ final class StreamingTaskLifetime: Sendable {
     /// its `Content-Length` or the bytes received are over `limit`.
     func wholeBody(head: Response, limit: BodySizeLimit?) async throws -> Data {
         if let limit, !head.hasNoBodyByProtocol, case .bytes(let length)? = head.headers.contentLength,
-            length > limit.maxBytes
+            !limit.admits(byteCount: length)
         {
             state.cancel()
             throw limit.downloadError(head, announcedLength: length)
@@ -143,7 +143,7 @@ final class StreamingTaskLifetime: Sendable {
         var body = Data()
         while let chunk = try await nextChunk(receivedBody: body) {
             body.append(chunk)
-            if let limit, body.count > limit.maxBytes {
+            if let limit, !limit.admits(byteCount: body.count) {
                 state.cancel()
                 throw limit.downloadError(head.replacingBody(body))
             }

@@ -17,11 +17,15 @@ public struct BodySizeLimit: ResponseStage, Hashable {
     public static let maxConfigurableBytes = 1 << 40
 
     /// Whether the body is within the limit.
-    public func passesUnchanged(_ response: Response) -> Bool { response.body.count <= maxBytes }
+    public func passesUnchanged(_ response: Response) -> Bool { admits(byteCount: response.body.count) }
+
+    /// Whether a body of `byteCount` bytes is within the limit: the one statement of the rule, for whole bodies and
+    /// for bodies still downloading (their `Content-Length`, or the bytes received so far).
+    package func admits(byteCount: Int) -> Bool { byteCount <= maxBytes }
 
     /// Throws ``SerializationError/Code/bodyTooLarge`` when the body is over the limit.
     public func process(_ response: Response) throws -> Response {
-        guard response.body.count > maxBytes else { return response }
+        guard !admits(byteCount: response.body.count) else { return response }
         throw SerializationError(
             code: .bodyTooLarge,
             message: "The body has \(response.body.count) bytes, more than the limit of \(maxBytes). " + Self.advice,
