@@ -102,15 +102,19 @@ public struct AcceptHeader: Sendable, Hashable, CustomStringConvertible {
         return parts
     }
 
-    /// The quality the header gives `mediaType`: that of the most specific matching range, or 0 when none matches.
-    public func quality(of mediaType: MediaType) -> Double {
+    /// The element that decides `mediaType`'s quality: the most specific range matching it, the first of equally
+    /// specific ones (RFC 9110 §12.5.1), or `nil` when none matches.
+    public func element(for mediaType: MediaType) -> Element? {
         var best: Element?
         for element in elements where element.range.matches(mediaType) {
             if let current = best, current.range.specificity >= element.range.specificity { continue }
             best = element
         }
-        return best?.quality ?? 0
+        return best
     }
+
+    /// The quality the header gives `mediaType`: that of the most specific matching range, or 0 when none matches.
+    public func quality(of mediaType: MediaType) -> Double { element(for: mediaType)?.quality ?? 0 }
 
     /// Whether `mediaType` is acceptable: some range matches it with a quality above 0.
     public func accepts(_ mediaType: MediaType) -> Bool { quality(of: mediaType) > 0 }

@@ -260,3 +260,16 @@ extension MediaRange: ExpressibleByStringLiteral {
         self = range
     }
 }
+
+extension MediaType: ExpressibleByStringLiteral {
+    /// A media type written in code, such as `"application/json"` or `"text/plain;charset=utf-8"`.
+    ///
+    /// The literal is source code, never input: one that is not a media type stops the program with a message naming
+    /// it. Parse media types that come from input with ``init(parsing:mode:)``.
+    public init(stringLiteral value: String) {
+        guard let mediaType = MediaType(value as String) else {
+            preconditionFailure("'\(value)' is not a media type: write type/subtype, optionally with ;parameters.")
+        }
+        self = mediaType
+    }
+}

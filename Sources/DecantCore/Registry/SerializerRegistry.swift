@@ -47,6 +47,11 @@ public struct SerializerRegistry: Sendable {
         /// The `Decodable` options the format was installed with (``SerializerRegistry/install(_:decodingOptions:)``):
         /// they override the registry's ``SerializerRegistry/decodingOptions`` and are overridden by a call's.
         public let decodingOptions: DecodingOptions
+        /// The format's encoder with default options, built once at installation, when the factory makes one
+        /// (``SerializerFactory/makeEncoder(options:)``), under the format's id and ranges.
+        let encoder: FormatEncoder?
+        /// Why the factory's encoder could not be built, when it could not: reported by `encode`, never dropped.
+        public let encoderBuildError: SerializationError?
 
         /// The format's id.
         public var id: SerializerID { format.id }
@@ -69,10 +74,12 @@ public struct SerializerRegistry: Sendable {
         /// Decodes `Decodable` types
         /// (``SerializerRegistry/decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)``).
         public static let decodable = FormatCapabilities(rawValue: 1 << 2)
+        /// Encodes values into bodies (``SerializerRegistry/encode(_:as:options:)``).
+        public static let encoding = FormatCapabilities(rawValue: 1 << 3)
 
         /// The names of the capabilities, such as `value, records`.
         public var description: String {
-            [(Self.value, "value"), (.records, "records"), (.decodable, "decodable")]
+            [(Self.value, "value"), (.records, "records"), (.decodable, "decodable"), (.encoding, "encoding")]
                 .filter { contains($0.0) }.map(\.1).joined(separator: ", ")
         }
     }
@@ -145,6 +152,10 @@ public struct SerializerRegistry: Sendable {
     /// registry.decodingOptions.keyDecodingStrategy = .convertFromSnakeCase
     /// ```
     public var decodingOptions = DecodingOptions()
+    /// The encoding options of every format of this registry (none by default): what
+    /// ``encode(_:as:options:)`` and ``encode(_:accepting:options:)`` use unless the call passes others, field by
+    /// field (see ``EncodingOptions``).
+    public var encodingOptions = EncodingOptions()
     /// Every conflict found while installing, in order.
     public private(set) var conflicts: [Conflict] = []
     /// The names of the installed modules, in order.
@@ -259,6 +270,13 @@ public struct SerializerRegistry: Sendable {
             } catch {
                 decoderBuildError = error
             }
+            var encoder: FormatEncoder?
+            var encoderBuildError: SerializationError?
+            do {
+                encoder = try factory.makeEncoder(configuration: [:]).map { FormatEncoder($0, format: format) }
+            } catch {
+                encoderBuildError = error
+            }
             var capabilities: FormatCapabilities = []
             if let serializer {
                 capabilities.insert(.value)
@@ -269,13 +287,15 @@ public struct SerializerRegistry: Sendable {
                 }
             }
             if decoder != nil { capabilities.insert(.decodable) }
+            if encoder != nil { capabilities.insert(.encoding) }
             let route = serializer.map(Route.init)
             routes.append(route)
             entries.append(
                 Entry(
                     format: format, moduleName: module.name, factory: factory, order: entries.count,
                     capabilities: capabilities, defaultSerializer: serializer, buildError: buildError, route: route,
-                    decoder: decoder, decoderBuildError: decoderBuildError, decodingOptions: decodingOptions))
+                    decoder: decoder, decoderBuildError: decoderBuildError, decodingOptions: decodingOptions,
+                    encoder: encoder, encoderBuildError: encoderBuildError))
         }
         conflicts += found
         return found

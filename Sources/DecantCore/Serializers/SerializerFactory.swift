@@ -9,6 +9,7 @@
 /// | a value (`serialize`) | ``makeSerializer(options:)`` | required |
 /// | records of a body still arriving | the serializer is a ``StreamingResponseSerializer`` | whole bodies only |
 /// | `Decodable` types (`decode`) | ``makeDecoder(options:)`` | `nil` (the default): the format is skipped |
+/// | bodies from values (`encode`) | ``makeEncoder(options:)`` | `nil` (the default): the format reads only |
 ///
 /// The id and the media ranges are said once, in ``format``, which defaults to the serializer's when it is a
 /// ``FormatComponent``:
@@ -52,6 +53,14 @@ public protocol SerializerFactory: Sendable {
     /// response of the format is decoded.
     func makeDecoder(options: Options) throws -> (any ResponseDecoder)?
 
+    /// Builds the format's encoder of values into bodies (``BodyEncoder``) from typed options, or returns `nil` when
+    /// the format does not write. Defaults to `nil`.
+    ///
+    /// ``SerializerRegistry/encode(_:as:options:)`` and content negotiation use the encoder built with the default
+    /// options; like the decoder, it runs under the format's id and ranges, and an error thrown here is kept and
+    /// reported when a value would be written in the format.
+    func makeEncoder(options: Options) throws -> (any BodyEncoder)?
+
     /// Converts configuration options, already checked against ``optionSchema``, into typed options.
     ///
     /// Absent options take their defaults. Throw ``SerializationError/Code/invalidOption`` for a value that has the
@@ -74,6 +83,18 @@ extension SerializerFactory {
 
     /// `nil`: the format decodes no `Decodable` types unless its factory says so.
     public func makeDecoder(options: Options) throws -> (any ResponseDecoder)? { nil }
+
+    /// `nil`: the format writes no bodies unless its factory says so.
+    public func makeEncoder(options: Options) throws -> (any BodyEncoder)? { nil }
+
+    /// The format's encoder built from configuration options (checked against ``optionSchema`` like the
+    /// serializer's), or `nil` when the format does not write.
+    ///
+    /// - Throws: ``SerializationError`` with code ``SerializationError/Code/unknownOption`` or
+    ///   ``SerializationError/Code/invalidOption``, or the factory's own error wrapped in one carrying the id.
+    public func makeEncoder(configuration: ConfigurationOptions) throws(SerializationError) -> (any BodyEncoder)? {
+        try build(from: configuration, naming: "The encoder of '\(id)'", with: makeEncoder(options:))
+    }
 
     /// The format's `Decodable` decoder built from configuration options (checked against ``optionSchema`` like the
     /// serializer's), or `nil` when the format has none.
