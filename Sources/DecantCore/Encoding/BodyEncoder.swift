@@ -69,6 +69,11 @@ public protocol BodyEncoder: Sendable {
     /// one of them by name.
     var mediaRanges: [MediaRange] { get }
 
+    /// The media type written when the caller leaves the choice to the format (no `Accept`, or a wildcard that
+    /// matches it). Defaults to the first exact range of ``mediaRanges``; a catch-all format (`*/*`) names one, such
+    /// as `application/octet-stream`.
+    var defaultMediaType: MediaType? { get }
+
     /// Whether `value` is of a type this format writes. Called before choosing the format, so it must not encode.
     func canEncode(_ value: any Sendable) -> Bool
 
@@ -93,22 +98,32 @@ extension BodyEncoder where Self: FormatComponent {
 }
 
 extension BodyEncoder {
-    /// The media types ``mediaRanges`` name outright (its exact ranges), in order: what the encoder offers when a
-    /// wildcard such as `*/*` leaves the choice to it.
+    /// The first exact range of ``mediaRanges``, as a media type.
+    public var defaultMediaType: MediaType? { exactTypes.first }
+
+    /// The media types the encoder offers when a wildcard such as `*/*` leaves the choice to it:
+    /// ``defaultMediaType``, then the other exact ranges of ``mediaRanges``, in order.
     public var writtenTypes: [MediaType] {
+        var types = exactTypes
+        if let preferred = defaultMediaType {
+            types.removeAll { $0 == preferred }
+            types.insert(preferred, at: 0)
+        }
+        return types
+    }
+
+    /// The exact ranges of ``mediaRanges`` as media types.
+    private var exactTypes: [MediaType] {
         mediaRanges.compactMap { range in
             guard case .exact(let type, let subtype) = range.pattern else { return nil }
             return MediaType(type: type, subtype: subtype, parameters: range.parameters)
         }
     }
 
-    /// The first of ``writtenTypes``: what the encoder writes when the caller does not say.
-    public var defaultMediaType: MediaType? { writtenTypes.first }
-
-    /// Whether this encoder writes `mediaType`: one of its ranges matches its essence.
+    /// Whether this encoder writes `mediaType`: one of its ranges matches its essence (see
+    /// ``MediaRange/mostSpecific(of:writing:)``).
     public func writes(_ mediaType: MediaType) -> Bool {
-        let essence = mediaType.withoutParameters
-        return mediaRanges.contains { MediaRange($0.pattern).matches(essence) }
+        MediaRange.mostSpecific(of: mediaRanges, writing: mediaType) != nil
     }
 
     /// The error for a value of a type the format does not write
@@ -130,4 +145,19 @@ extension SerializationError.Code {
     /// The format could not write this value (a NaN in JSON, a character the charset cannot encode, a key that is
     /// not a string); the coding path says where.
     public static let encodingFailed = Self("encodingFailed")
+}
+
+extension MediaRange {
+    /// The most specific of `ranges` whose pattern matches `mediaType`'s essence, or `nil`: the one rule for which
+    /// format writes a media type. The parameters of `mediaType` (`charset`) are requests to the encoder, and those
+    /// of a range are ignored, so `text/plain;charset=utf-16` is written by a format claiming `text/plain`.
+    public static func mostSpecific(of ranges: [MediaRange], writing mediaType: MediaType) -> MediaRange? {
+        let essence = mediaType.withoutParameters
+        var best: MediaRange?
+        for range in ranges where MediaRange(range.pattern).matches(essence) {
+            if let current = best, current.specificity >= range.specificity { continue }
+            best = range
+        }
+        return best
+    }
 }

@@ -82,13 +82,12 @@ extension SerializerRegistry {
     /// The encoders of installed formats that write `mediaType`, the most specific matching range first, then in
     /// installation order.
     func encoders(writing mediaType: MediaType) -> [(encoder: FormatEncoder, specificity: MediaRange.Specificity)] {
-        let essence = mediaType.withoutParameters
         var found: [(encoder: FormatEncoder, specificity: MediaRange.Specificity, order: Int)] = []
         for entry in entries {
-            guard let encoder = entry.encoder else { continue }
-            let matching = encoder.mediaRanges.filter { MediaRange($0.pattern).matches(essence) }
-            guard let best = matching.map(\.specificity).max() else { continue }
-            found.append((encoder, best, entry.order))
+            guard let encoder = entry.encoder,
+                let best = MediaRange.mostSpecific(of: encoder.mediaRanges, writing: mediaType)
+            else { continue }
+            found.append((encoder, best.specificity, entry.order))
         }
         return found.sorted { $0.specificity != $1.specificity ? $0.specificity > $1.specificity : $0.order < $1.order }
             .map { ($0.encoder, $0.specificity) }
@@ -105,7 +104,7 @@ extension SerializerRegistry {
         if writers.isEmpty {
             let broken = entries.first { entry in
                 entry.encoderBuildError != nil
-                    && entry.mediaRanges.contains { MediaRange($0.pattern).matches(mediaType) }
+                    && MediaRange.mostSpecific(of: entry.mediaRanges, writing: mediaType) != nil
             }
             if let broken, let error = broken.encoderBuildError {
                 return SerializationError(
@@ -158,6 +157,8 @@ struct FormatEncoder: BodyEncoder {
 
     var id: SerializerID { format.id }
     var mediaRanges: [MediaRange] { format.mediaRanges }
+
+    var defaultMediaType: MediaType? { base.defaultMediaType }
 
     func canEncode(_ value: any Sendable) -> Bool { base.canEncode(value) }
 

@@ -32,3 +32,34 @@ extension MediaFormat {
     public static let data = MediaFormat(
         id: "data", mediaRanges: [.any], summary: "Returns the body bytes unchanged (any media type).")
 }
+
+/// Writes `Data` as it is, as any media type: the `data` format's encoder. Without a media type to write it chooses
+/// `application/octet-stream`.
+///
+/// ```swift
+/// let body = try SerializerRegistry(modules: [.data]).encode(Data([0x89, 0x50]), as: "image/png")
+/// ```
+public struct DataBodyEncoder: BodyEncoder, FormatComponent {
+    /// The `data` format.
+    public static var format: MediaFormat { .data }
+
+    /// Creates the encoder.
+    public init() {}
+
+    /// `application/octet-stream`.
+    public var defaultMediaType: MediaType? { MediaType(type: "application", subtype: "octet-stream") }
+
+    /// Whether `value` is `Data`.
+    public func canEncode(_ value: any Sendable) -> Bool { value is Data }
+
+    /// The bytes of `value`, labelled `mediaType` as given (parameters included).
+    ///
+    /// - Throws: ``SerializationError`` with code ``SerializationError/Code/unsupportedValue`` for anything but
+    ///   `Data`.
+    public func encode(
+        _ value: any Sendable, as mediaType: MediaType, options: EncodingOptions
+    ) throws(SerializationError) -> EncodedBody {
+        guard let data = value as? Data else { throw unsupportedValue(value, as: mediaType) }
+        return EncodedBody(body: data, contentType: mediaType, serializerID: id)
+    }
+}

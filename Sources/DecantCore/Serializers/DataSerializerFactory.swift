@@ -4,4 +4,6 @@ public struct DataSerializerFactory: SerializerFactory {
     public init() {}
     /// Builds a ``DataResponseSerializer``.
     public func makeSerializer(options: Void) -> DataResponseSerializer { DataResponseSerializer() }
+    /// Builds a ``DataBodyEncoder``: `data` writes `Data` as any media type.
+    public func makeEncoder(options: Void) -> (any BodyEncoder)? { DataBodyEncoder() }
 }
