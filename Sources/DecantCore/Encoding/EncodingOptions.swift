@@ -140,35 +140,42 @@ extension EncodingOptions.KeyEncodingStrategy {
         }
     }
 
-    /// `JSONEncoder`'s `.convertToSnakeCase`: words split where a lowercase letter or digit is followed by an
-    /// uppercase one, and before the last uppercase letter of an uppercase run followed by a lowercase one, joined by
-    /// `_` and lowercased (`oneTwoThree` → `one_two_three`, `myURLKey` → `my_url_key`, `URL` → `url`). Leading and
-    /// trailing underscores are kept.
+    /// `JSONEncoder`'s `.convertToSnakeCase`, reproduced exactly so that servers see the keys they would see from
+    /// it: after the first character, a word ends before each uppercase letter (Unicode categories Lu and Lt); a run
+    /// of uppercase letters followed by a lowercase one (Ll) is a word up to the last capital; the words are
+    /// lowercased and joined by `_`. So `oneTwoThree` → `one_two_three`, `myURLKey` → `my_url_key`, and, as
+    /// `JSONEncoder` gives them, `URL` → `u_rl` and `a_B` → `a__b`. Linear in the key.
     public static func convertToSnakeCase(_ key: String) -> String {
-        guard !key.isEmpty else { return key }
         let scalars = Array(key.unicodeScalars)
-        var output = String.UnicodeScalarView()
-        // Leading and trailing underscores stay as they are.
-        var start = 0
-        while start < scalars.count && scalars[start] == "_" { start += 1 }
-        var end = scalars.count
-        while end > start && scalars[end - 1] == "_" { end -= 1 }
-        output.append(contentsOf: scalars[..<start])
-        func isUpper(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isUppercase }
-        func isLower(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isLowercase }
-        var index = start
-        while index < end {
-            let scalar = scalars[index]
-            if index > start && isUpper(scalar) {
-                let previous = scalars[index - 1]
-                let next: Unicode.Scalar? = index + 1 < end ? scalars[index + 1] : nil
-                let startsWord = !isUpper(previous) || (next.map(isLower) ?? false)
-                if startsWord && previous != "_" { output.append("_") }
-            }
-            output.append(contentsOf: String(scalar).lowercased().unicodeScalars)
-            index += 1
+        guard scalars.count > 1 else { return key.lowercased() }
+        func isUpper(_ index: Int) -> Bool {
+            let category = scalars[index].properties.generalCategory
+            return category == .uppercaseLetter || category == .titlecaseLetter
         }
-        output.append(contentsOf: scalars[end...])
-        return String(output)
+        func isLower(_ index: Int) -> Bool { scalars[index].properties.generalCategory == .lowercaseLetter }
+        var words: [Range<Int>] = []
+        var wordStart = 0
+        var search = 1
+        while let upper = (search..<scalars.count).first(where: isUpper) {
+            words.append(wordStart..<upper)
+            guard let lower = (upper..<scalars.count).first(where: isLower) else {
+                wordStart = upper
+                break
+            }
+            if lower == upper + 1 {
+                wordStart = upper
+            } else {
+                // A run of capitals is a word, up to the capital that starts the next one.
+                words.append(upper..<(lower - 1))
+                wordStart = lower - 1
+            }
+            search = lower + 1
+        }
+        words.append(wordStart..<scalars.count)
+        return words.map { range in
+            var word = String.UnicodeScalarView()
+            word.append(contentsOf: scalars[range])
+            return String(word).lowercased()
+        }.joined(separator: "_")
     }
 }

@@ -101,18 +101,18 @@ extension SerializerRegistry {
             writable.isEmpty
             ? " No installed format writes a \(type): install one that does, or pass an Encodable value."
             : " A \(type) can be written as \(writable.joined(separator: ", "))."
+        // A format for this type whose encoder failed to build: its error, not "cannot write".
+        let broken = entries.first { entry in
+            entry.encoderBuildError != nil && MediaRange.mostSpecific(of: entry.mediaRanges, writing: mediaType) != nil
+        }
+        if let broken, let error = broken.encoderBuildError {
+            return SerializationError(
+                code: error.code,
+                message: "The format '\(broken.id)' would write \(mediaType.essence), but its encoder could not be "
+                    + "built: \(error.message)",
+                mediaType: mediaType, serializerID: broken.id, underlying: error)
+        }
         if writers.isEmpty {
-            let broken = entries.first { entry in
-                entry.encoderBuildError != nil
-                    && MediaRange.mostSpecific(of: entry.mediaRanges, writing: mediaType) != nil
-            }
-            if let broken, let error = broken.encoderBuildError {
-                return SerializationError(
-                    code: error.code,
-                    message: "The format '\(broken.id)' would write \(mediaType.essence), but its encoder could not "
-                        + "be built: \(error.message)",
-                    mediaType: mediaType, serializerID: broken.id, underlying: error)
-            }
             return SerializationError(
                 code: .noSerializer,
                 message: "No installed format writes \(mediaType.essence)." + alternatives,

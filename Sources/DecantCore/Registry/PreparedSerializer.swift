@@ -11,7 +11,7 @@
 ///
 /// ```swift
 /// let registry = SerializerRegistry(modules: [.data])
-/// let bytes = try registry.prepare(for: MediaType("application/octet-stream")!, as: Data.self)
+/// let bytes = try registry.prepare(for: "application/octet-stream", as: Data.self)
 /// let response = Response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: Data([1, 2]))
 /// let data = try bytes.serialize(response)
 /// ```

@@ -60,7 +60,7 @@ private func describe(_ event: ServerSentEvent) -> String {
     }
 
     @Test func theMediaTypeResolvesToEventStream() throws {
-        let mediaType = try #require(MediaType("text/event-stream; charset=utf-8"))
+        let mediaType: MediaType = "text/event-stream; charset=utf-8"
         #expect(registry.resolve(mediaType).chosen?.id == "eventStream")
         #expect(registry.conflicts.isEmpty)
     }
