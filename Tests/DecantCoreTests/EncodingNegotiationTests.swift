@@ -133,7 +133,8 @@ private let registry = SerializerRegistry(modules: [
         } throws: { error in
             let error = error as! SerializationError
             return error.code == .notAcceptable && error.message.contains("image/png, text/html;q=0")
-                && error.message.contains("application/json, application/xml, text/xml") && error.message.contains("406")
+                && error.message.contains("application/json, application/xml, text/xml")
+                && error.message.contains("406")
         }
     }
 }
@@ -255,9 +256,11 @@ private let registry = SerializerRegistry(modules: [
         let registryLevel = EncodingOptions(
             keyEncodingStrategy: .convertToSnakeCase, dateEncodingStrategy: .iso8601, outputFormatting: [.sortedKeys],
             userInfo: [CodingUserInfoKey(rawValue: "a")!: 1, CodingUserInfoKey(rawValue: "b")!: 1])
-        let call = EncodingOptions(dateEncodingStrategy: .secondsSince1970, userInfo: [CodingUserInfoKey(rawValue: "b")!: 2])
+        let call = EncodingOptions(
+            dateEncodingStrategy: .secondsSince1970, userInfo: [CodingUserInfoKey(rawValue: "b")!: 2])
         let merged = registryLevel.overridden(by: call)
-        guard case .convertToSnakeCase? = merged.keyEncodingStrategy, case .secondsSince1970? = merged.dateEncodingStrategy
+        guard case .convertToSnakeCase? = merged.keyEncodingStrategy,
+            case .secondsSince1970? = merged.dateEncodingStrategy
         else {
             Issue.record("strategies not merged field by field")
             return

@@ -77,6 +77,57 @@ public final class LoopbackServer: @unchecked Sendable {
         @discardableResult
         public func writeChunk(_ text: String) -> Bool { writeChunk(Data(text.utf8)) }
 
+        /// Reads the request's body: `Content-Length` bytes, or a `Transfer-Encoding: chunked` body decoded, at most
+        /// `limit` bytes (more is an error for the test). Call it once, before writing the response.
+        public func readBody(limit: Int = 64 << 20) throws -> Data {
+            if requestField("Transfer-Encoding")?.lowercased().contains("chunked") == true {
+                var body = Data()
+                while true {
+                    let sizeLine = try readLine()
+                    let hex = sizeLine.split(separator: ";").first.map(String.init) ?? ""
+                    guard let size = Int(hex.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
+                        throw ServerError("bad chunk size line '\(sizeLine)'")
+                    }
+                    if size == 0 {
+                        while try !readLine().isEmpty {}  // trailer fields, then the empty line
+                        return body
+                    }
+                    guard body.count + size <= limit else { throw ServerError("request body over \(limit) bytes") }
+                    body += try readExactly(size)
+                    _ = try readLine()
+                }
+            }
+            let length = Int(requestField("Content-Length") ?? "0") ?? 0
+            guard length <= limit else { throw ServerError("request body over \(limit) bytes") }
+            return try readExactly(length)
+        }
+
+        private func readExactly(_ count: Int) throws -> Data {
+            var bytes = [UInt8](repeating: 0, count: count)
+            var offset = 0
+            while offset < count {
+                let received = bytes.withUnsafeMutableBytes {
+                    read(descriptor, $0.baseAddress! + offset, count - offset)
+                }
+                if received < 0 && errno == EINTR { continue }
+                guard received > 0 else { throw ServerError("the client closed the request body early") }
+                offset += received
+            }
+            return Data(bytes)
+        }
+
+        private func readLine() throws -> String {
+            var line = [UInt8]()
+            var byte: UInt8 = 0
+            while true {
+                guard read(descriptor, &byte, 1) == 1 else { throw ServerError("the client closed mid-line") }
+                if byte == 0x0A { break }
+                line.append(byte)
+            }
+            if line.last == 0x0D { line.removeLast() }
+            return String(decoding: line, as: UTF8.self)
+        }
+
         /// Waits `milliseconds`, so that what was written reaches the client on its own.
         public func pause(milliseconds: Int) { usleep(useconds_t(milliseconds * 1000)) }
     }
