@@ -53,11 +53,34 @@ public struct ConformanceRunner: Sendable {
         return report
     }
 
-    /// Runs one fixture: the original first, then each applicable perturbation.
+    /// Runs one fixture: the original first, then the round trip, then each applicable perturbation.
+    ///
+    /// The round trip (reported as the perturbation `roundTrip`) holds a format that writes to the law that
+    /// decoding what it encoded gives the value back: when the fixture's value came from a format whose encoder
+    /// writes it, the value is encoded (as the response's media type when the format writes it, else as the
+    /// format's default) and the body decoded again by the same serializer with the same options; the two values'
+    /// canonical forms must be equal. A fixture whose value cannot survive that (a string decoded with replacement
+    /// characters) opts out with `"roundTrip": false`.
     public func run(_ fixture: Fixture) -> [ConformanceResult] {
         let module = moduleName(for: fixture)
-        let original = check(fixture, raw: fixture.raw, perturbation: nil, module: module)
+        let (original, outcome) = checkReportingOutcome(fixture, raw: fixture.raw, perturbation: nil, module: module)
         var results = [original]
+        if original.passed, fixture.expectation["roundTrip"]?.boolValue ?? true, case .value(let id, let value)? = outcome,
+            let response = try? parse(fixture, fixture.raw)
+        {
+            let failure: String?
+            do {
+                failure = try roundTripFailure(of: value, from: id, response: response, fixture: fixture)
+            } catch {
+                failure = "\(error)"
+            }
+            if let failure {
+                results.append(
+                    ConformanceResult(
+                        fixture: fixture.description, perturbation: "roundTrip", module: module,
+                        failure: failure == "" ? nil : failure))
+            }
+        }
         let wantsPerturbations = fixture.expectation["perturb"]?.boolValue ?? true
         guard perturbs, wantsPerturbations, original.passed, let response = try? parse(fixture, fixture.raw) else {
             return results
@@ -79,14 +102,63 @@ public struct ConformanceRunner: Sendable {
     }
 
     private func check(_ fixture: Fixture, raw: Data, perturbation: String?, module: String) -> ConformanceResult {
+        checkReportingOutcome(fixture, raw: raw, perturbation: perturbation, module: module).result
+    }
+
+    private func checkReportingOutcome(
+        _ fixture: Fixture, raw: Data, perturbation: String?, module: String
+    ) -> (result: ConformanceResult, outcome: Outcome?) {
         let failure: String?
+        var happened: Outcome?
         do {
-            failure = try compare(outcome(fixture, raw: raw), with: fixture.expectation["expect"])
+            let outcome = try outcome(fixture, raw: raw)
+            happened = outcome
+            failure = try compare(outcome, with: fixture.expectation["expect"])
         } catch {
             failure = "\(error)"
         }
-        return ConformanceResult(
+        let result = ConformanceResult(
             fixture: fixture.description, perturbation: perturbation, module: module, failure: failure)
+        return (result, happened)
+    }
+
+    /// `nil` when the format of `id` does not write `value` (no round trip to run), `""` when the round trip holds,
+    /// else why it does not.
+    private func roundTripFailure(
+        of value: any Sendable, from id: SerializerID, response: Response, fixture: Fixture
+    ) throws -> String? {
+        guard let entry = registry.entry(for: id), let encoder = entry.bodyEncoder, encoder.canEncode(value) else {
+            return nil
+        }
+        let mediaType: MediaType
+        if let received = response.contentType, encoder.writes(received) {
+            mediaType = received
+        } else if let preferred = encoder.defaultMediaType {
+            mediaType = preferred
+        } else {
+            return nil
+        }
+        let body: EncodedBody
+        do {
+            body = try encoder.encode(value, as: mediaType, options: registry.encodingOptions)
+        } catch {
+            return "'\(id)' read the value but could not write it back as \(mediaType): \(Self.cap(error.description))"
+        }
+        let isCompound = fixture.expectation["serializers"] != nil
+        let options = try Self.options(for: id, in: fixture.expectation, compound: isCompound)
+        let again: any Sendable
+        do {
+            again = try registry.serializer(id: id, configuration: options).serialize(body.response())
+        } catch {
+            return "'\(id)' could not read back what it wrote as \(body.contentType): \(Self.cap("\(error)"))"
+        }
+        let expected = try CanonicalForm.of(value)
+        let actual = try CanonicalForm.of(again)
+        if actual != expected {
+            return "writing as \(body.contentType) and reading back changed the value "
+                + Self.difference(expected, actual)
+        }
+        return ""
     }
 
     /// What happened: a value (with the serializer that produced it) or an error.

@@ -8,7 +8,7 @@ enum ExpectationSchema {
     /// The keys of the document itself.
     static let topLevel = [
         "description", "serializer", "serializers", "config", "chain", "options", "request", "sniffing",
-        "triesNonMatching", "acceptableStatusCodes", "emptyBody", "perturb", "expect",
+        "triesNonMatching", "acceptableStatusCodes", "emptyBody", "perturb", "roundTrip", "expect",
     ]
     /// The keys of `"request"`.
     static let request = ["method", "url"]

@@ -21,6 +21,7 @@ public import Foundation
 ///   "acceptableStatusCodes": [200, "300-399"],  // default 200-299
 ///   "emptyBody": "emptyValue",                  // emptyValue (default), emptyValueOnlyForNoContent, error
 ///   "perturb": true,                            // also run the perturbed copies (default true)
+///   "roundTrip": true,                          // also write the value and read it back (default true)
 ///   "expect": {"serializer": "json", "value": {"title": "Not Found"}}
 ///   // or: "expect": {"error": {"code": "allSerializersFailed",
 ///   //                          "attempts": [{"serializer": "json", "code": "invalidBody"}],

@@ -57,6 +57,9 @@ public struct SerializerRegistry: Sendable {
         public var id: SerializerID { format.id }
         /// The media ranges the format claims.
         public var mediaRanges: [MediaRange] { format.mediaRanges }
+        /// The format's encoder with default options, under the format's id and ranges, or `nil` when it does not
+        /// write (or its encoder failed to build: see ``encoderBuildError``).
+        public var bodyEncoder: (any BodyEncoder)? { encoder }
     }
 
     /// What an installed format can do, as found at installation (a part that failed to build is not counted; its
