@@ -65,7 +65,8 @@ public struct ConformanceRunner: Sendable {
         let module = moduleName(for: fixture)
         let (original, outcome) = checkReportingOutcome(fixture, raw: fixture.raw, perturbation: nil, module: module)
         var results = [original]
-        if original.passed, fixture.expectation["roundTrip"]?.boolValue ?? true, case .value(let id, let value)? = outcome,
+        if original.passed, fixture.expectation["roundTrip"]?.boolValue ?? true,
+            case .value(let id, let value)? = outcome,
             let response = try? parse(fixture, fixture.raw)
         {
             let failure: String?
