@@ -39,13 +39,16 @@ protocol Command {
 
 /// Collects what a run prints, for ``DecantTool/capture(_:)``.
 final class OutputCapture: Sendable {
-    private let streams = Locked(("", ""))
+    private let streams = Locked((Data(), ""))
 
-    func appendOutput(_ text: String) { streams.withLock { $0.0 += text } }
+    func appendOutput(_ text: String) { streams.withLock { $0.0.append(contentsOf: text.utf8) } }
+
+    func appendOutput(bytes: UnsafeRawBufferPointer) { streams.withLock { $0.0.append(contentsOf: bytes) } }
 
     func appendError(_ text: String) { streams.withLock { $0.1 += text } }
 
-    var contents: (String, String) { streams.withLock { $0 } }
+    /// Standard output's bytes and standard error's text.
+    var contents: (Data, String) { streams.withLock { $0 } }
 }
 
 /// Output helpers shared by the commands.
@@ -69,6 +72,17 @@ enum Output {
                 capture.appendOutput(String(decoding: buffer, as: UTF8.self) + "\n")
             } else {
                 BufferedOutput.standardOutput.write(buffer, newline: true)
+            }
+        }
+    }
+
+    /// Writes `bytes` to standard output as they are (a body), without a newline.
+    static func write(bytes: some ContiguousBytes) {
+        bytes.withUnsafeBytes { buffer in
+            if let capture {
+                capture.appendOutput(bytes: buffer)
+            } else {
+                BufferedOutput.standardOutput.write(buffer)
             }
         }
     }

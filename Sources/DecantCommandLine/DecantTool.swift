@@ -1,5 +1,11 @@
 public import Decant
 
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -47,8 +53,10 @@ public struct DecantTool: Sendable {
 
     /// What one run printed and its exit status, from ``capture(_:)``.
     public struct Outcome: Sendable {
-        /// Everything written to standard output.
-        public var standardOutput: String
+        /// Everything written to standard output, as UTF-8 text.
+        public var standardOutput: String { String(decoding: standardOutputBytes, as: UTF8.self) }
+        /// Everything written to standard output, as bytes (a body `encode` wrote, say).
+        public var standardOutputBytes: Data
         /// Everything written to standard error.
         public var standardError: String
         /// The exit status: 0 success, 1 failure, 2 usage error.
@@ -86,13 +94,13 @@ public struct DecantTool: Sendable {
         let capture = OutputCapture()
         let status = Output.$capture.withValue(capture) { run(arguments) }
         let (standardOutput, standardError) = capture.contents
-        return Outcome(standardOutput: standardOutput, standardError: standardError, status: status)
+        return Outcome(standardOutputBytes: standardOutput, standardError: standardError, status: status)
     }
 
     /// The subcommands, in the order `--help` lists them.
     static var commands: [any Command.Type] {
         [
-            DecodeCommand.self, MediaTypeCommand.self, SniffCommand.self, ConformanceCommand.self,
+            DecodeCommand.self, EncodeCommand.self, MediaTypeCommand.self, SniffCommand.self, ConformanceCommand.self,
             RegistryCommand.self, ConfigCommand.self,
         ]
     }

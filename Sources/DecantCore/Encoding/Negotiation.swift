@@ -77,19 +77,43 @@ public struct Negotiation: Sendable, CustomStringConvertible {
         return "0." + text
     }
 
-    /// Negotiates among `encoders` (each with its installation order) for `value`.
-    init(
-        value: any Sendable, accept: AcceptHeader?, encoders: [(encoder: any BodyEncoder, order: Int)],
-        unavailable: [Skipped]
-    ) {
+    /// A format taking part in a negotiation: its encoder and the value it would write, or why it has none.
+    struct Offer {
+        let encoder: (any BodyEncoder)?
+        let id: SerializerID
+        let order: Int
+        let value: Result<any Sendable, SerializationError>
+
+        init(encoder: any BodyEncoder, order: Int, value: Result<any Sendable, SerializationError>) {
+            self.init(encoder: encoder, id: encoder.id, order: order, value: value)
+        }
+
+        init(encoder: (any BodyEncoder)?, id: SerializerID, order: Int, value: Result<any Sendable, SerializationError>)
+        {
+            self.encoder = encoder
+            self.id = id
+            self.order = order
+            self.value = value
+        }
+    }
+
+    /// Negotiates among `offers`, in installation order.
+    init(accept: AcceptHeader?, valueDescription: String, offers: [Offer]) {
         self.accept = accept
-        self.valueType = String(describing: type(of: value))
+        self.valueType = valueDescription
         let header = accept.flatMap { $0.elements.isEmpty ? nil : $0 }
         var candidates: [(candidate: Candidate, specificity: MediaRange.Specificity, index: Int)] = []
-        var skipped = unavailable
-        for (encoder, order) in encoders {
-            guard encoder.canEncode(value) else {
-                skipped.append(Skipped(id: encoder.id, reason: "does not write \(valueType)"))
+        var skipped: [Skipped] = []
+        for offer in offers {
+            let value: any Sendable
+            switch offer.value {
+            case .success(let offered): value = offered
+            case .failure(let error):
+                skipped.append(Skipped(id: offer.id, reason: error.message))
+                continue
+            }
+            guard let encoder = offer.encoder, encoder.canEncode(value) else {
+                skipped.append(Skipped(id: offer.id, reason: "does not write \(type(of: value))"))
                 continue
             }
             var offered: [MediaType] = []
@@ -111,7 +135,7 @@ public struct Negotiation: Sendable, CustomStringConvertible {
                 let (quality, range) = Self.quality(of: mediaType, in: header)
                 guard quality > 0 else { continue }
                 let candidate = Candidate(
-                    id: encoder.id, mediaType: mediaType, quality: quality, acceptedBy: range, order: order)
+                    id: offer.id, mediaType: mediaType, quality: quality, acceptedBy: range, order: offer.order)
                 candidates.append((candidate, range?.specificity ?? MediaRange.any.specificity, candidates.count))
                 accepted += 1
             }
@@ -119,7 +143,7 @@ public struct Negotiation: Sendable, CustomStringConvertible {
                 let writes = encoder.mediaRanges.map(\.description).joined(separator: ", ")
                 skipped.append(
                     Skipped(
-                        id: encoder.id,
+                        id: offer.id,
                         reason: offered.isEmpty
                             ? "writes \(writes), none of which the header accepts"
                             : "writes \(writes), but the header gives those types q=0"))

@@ -58,17 +58,43 @@ extension SerializerRegistry {
     /// How ``encode(_:accepting:options:)`` chooses the media type for `value`: the acceptable candidates in order,
     /// the formats passed over and why, and the choice. Printing it gives a trace.
     public func negotiate(_ value: some Sendable, accepting accept: AcceptHeader?) -> Negotiation {
-        var unavailable: [Negotiation.Skipped] = []
-        var encoders: [(encoder: any BodyEncoder, order: Int)] = []
+        negotiate(accepting: accept, valueDescription: String(describing: type(of: value))) { _ in .success(value) }
+    }
+
+    /// Negotiates among formats that each write a value of their own, such as a tool that builds each format's value
+    /// from one description of it (`decant encode --accept` builds them from canonical JSON): `value` gives the
+    /// entry's value, or the error that says why the format cannot have one (the format is skipped with it).
+    ///
+    /// - Parameters:
+    ///   - accept: The `Accept` header; `nil` accepts anything.
+    ///   - valueDescription: What the trace calls the value.
+    ///   - value: The value for an entry that writes.
+    public func negotiate(
+        accepting accept: AcceptHeader?, valueDescription: String,
+        value: (Entry) -> Result<any Sendable, SerializationError>
+    ) -> Negotiation {
+        var offers: [Negotiation.Offer] = []
         for entry in entries {
             if let encoder = entry.encoder {
-                encoders.append((encoder, entry.order))
+                offers.append(Negotiation.Offer(encoder: encoder, order: entry.order, value: value(entry)))
             } else if let error = entry.encoderBuildError {
-                unavailable.append(
-                    Negotiation.Skipped(id: entry.id, reason: "its encoder failed to build: \(error.message)"))
+                offers.append(
+                    Negotiation.Offer(
+                        encoder: nil, id: entry.id, order: entry.order,
+                        value: .failure(
+                            SerializationError(
+                                code: error.code, message: "its encoder failed to build: \(error.message)",
+                                serializerID: entry.id))))
             }
         }
-        return Negotiation(value: value, accept: accept, encoders: encoders, unavailable: unavailable)
+        return Negotiation(accept: accept, valueDescription: valueDescription, offers: offers)
+    }
+
+    /// The installed formats that write `mediaType` (``BodyEncoder/writes(_:)``), the most specific matching range
+    /// first, then in installation order: the candidates of ``encode(_:as:options:)``, for a caller that builds each
+    /// format's value itself.
+    public func entries(writing mediaType: MediaType) -> [Entry] {
+        encoders(writing: mediaType).compactMap { entry(for: $0.encoder.id) }
     }
 
     /// The media types the registry can write `value` in, in installation order: the exact types of every format

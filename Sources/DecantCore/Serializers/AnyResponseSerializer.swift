@@ -83,8 +83,12 @@ public struct AnyResponseSerializer<Output: Sendable>: ResponseSerializer {
     /// serializers among its entries.
     var base: (any ResponseSerializer)? { box.base }
 
+    /// The wrapped serializer's own output type (`JSONValue` for `json`, `DecodedText` for `string`), whatever
+    /// `Output` it is erased to: what a tool that builds values of a format asks for.
+    public var outputType: Any.Type { box.outputType }
+
     /// The name of the wrapped serializer's own output type, for messages.
-    var outputTypeName: String { box.outputTypeName }
+    var outputTypeName: String { "\(outputType)" }
 
     /// This serializer for a request of `T`s: itself when its values are `T`s, `nil` when they never are, and when
     /// its output type is known only from its values (``produces(_:)`` is `nil`), a serializer that fails with
@@ -156,8 +160,8 @@ class Box<Output: Sendable>: @unchecked Sendable {
         emptyBody = emptyValue
     }
 
-    /// See ``AnyResponseSerializer/outputTypeName``.
-    var outputTypeName: String { "\(Output.self)" }
+    /// See ``AnyResponseSerializer/outputType``.
+    var outputType: Any.Type { Output.self }
     /// The innermost wrapped serializer, when it is a concrete one (not closures).
     var base: (any ResponseSerializer)? { nil }
     /// See ``AnyResponseSerializer/produces(_:)``.
@@ -198,7 +202,7 @@ final class DirectBox<Wrapped: ResponseSerializer>: Box<Wrapped.Output>, @unchec
     }
 
     override var base: (any ResponseSerializer)? { nested.map { $0.base } ?? wrapped }
-    override var outputTypeName: String { nested?.outputTypeName ?? "\(Wrapped.Output.self)" }
+    override var outputType: Any.Type { nested?.outputType ?? Wrapped.Output.self }
 
     override func produces<T>(_ type: T.Type) -> Bool? {
         // A wrapped serializer whose own output is erased (a closure serializer of `any Sendable`) says nothing.
@@ -235,7 +239,7 @@ final class WrappingBox<Wrapped: ResponseSerializer, Output: Sendable>: Box<Outp
     }
 
     override var base: (any ResponseSerializer)? { direct.base }
-    override var outputTypeName: String { direct.outputTypeName }
+    override var outputType: Any.Type { direct.outputType }
     override func produces<T>(_ type: T.Type) -> Bool? { direct.produces(type) }
     override var ownOutputBox: AnyObject { direct.ownOutputBox }
 
