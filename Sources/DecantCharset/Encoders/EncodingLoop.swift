@@ -18,29 +18,40 @@ enum EncodingLoop {
     @inline(__always)
     static func run(
         _ input: UnsafeBufferPointer<UInt8>, encoding: TextEncoding, mode: TextEncodingMode,
-        _ encodeScalar: (UInt32, inout [UInt8]) -> Bool
+        _ encodeScalar: (UInt32, EncoderOutput) -> Bool
     ) -> Result<Data, SerializationError> {
-        var output: [UInt8] = []
-        output.reserveCapacity(input.count)
+        let output = EncoderOutput(capacity: input.count)
         let count = input.count
         var index = 0
         while index < count {
-            if input[index] < 0x80 {
-                let asciiRun = UTF8Decoder.asciiPrefixLength(UnsafeBufferPointer(rebasing: input[index...]))
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: input[index..<index + asciiRun]))
-                index += asciiRun
+            let byte = input[index]
+            if byte < 0x80 {
+                // Long ASCII runs are copied in bulk, short ones (words between accented letters) byte by byte.
+                if index + 16 <= count, let base = input.baseAddress {
+                    let raw = UnsafeRawPointer(base + index)
+                    let words =
+                        raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                    if words & 0x8080_8080_8080_8080 == 0 {
+                        let asciiRun = UTF8Decoder.asciiPrefixLength(UnsafeBufferPointer(rebasing: input[index...]))
+                        output.append(UnsafeBufferPointer(rebasing: input[index..<index + asciiRun]))
+                        index += asciiRun
+                        continue
+                    }
+                }
+                output.append(byte)
+                index += 1
                 continue
             }
             let (scalar, length) = scalar(in: input, at: index)
-            if !encodeScalar(scalar, &output) {
+            if !encodeScalar(scalar, output) {
                 switch mode {
                 case .strict: return .failure(unencodable(scalar, at: index, in: input, encoding: encoding))
-                case .html: appendReference(scalar, to: &output)
+                case .html: appendReference(scalar, to: output)
                 }
             }
             index += length
         }
-        return .success(Data(output))
+        return .success(output.data)
     }
 
     /// The scalar whose UTF-8 starts at `index` (a lead byte of well-formed UTF-8), and its length in bytes. Never
@@ -66,10 +77,10 @@ enum EncodingLoop {
     }
 
     /// Appends `&#` the decimal value of `scalar` and `;` (the standard's "html" error mode).
-    static func appendReference(_ scalar: UInt32, to output: inout [UInt8]) {
+    static func appendReference(_ scalar: UInt32, to output: EncoderOutput) {
         output.append(UInt8(ascii: "&"))
         output.append(UInt8(ascii: "#"))
-        output.append(contentsOf: String(scalar).utf8)
+        for digit in String(scalar).utf8 { output.append(digit) }
         output.append(UInt8(ascii: ";"))
     }
 
@@ -89,4 +100,64 @@ enum EncodingLoop {
                 + "html mode (TextEncodingMode.html) to write it as &#\(scalar);.",
             underlying: error)
     }
+}
+
+/// The bytes an encoder writes: one buffer that grows by doubling, so that appending a byte is a comparison and a
+/// store. Its ``data`` copies the bytes written into a `Data` of exactly their size.
+final class EncoderOutput {
+    /// The buffer.
+    private var base: UnsafeMutablePointer<UInt8>
+    /// The buffer's size.
+    private var capacity: Int
+    /// How many bytes were written.
+    private(set) var count = 0
+
+    /// An empty output with room for `capacity` bytes (at least 16).
+    init(capacity: Int) {
+        self.capacity = max(16, capacity)
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Makes room for `extra` more bytes.
+    @inline(never)
+    private func grow(toHold extra: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity - count < extra { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        if count == capacity { grow(toHold: 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    /// Appends two bytes.
+    @inline(__always)
+    func append(_ first: UInt8, _ second: UInt8) {
+        if capacity - count < 2 { grow(toHold: 2) }
+        base[count] = first
+        base[count + 1] = second
+        count += 2
+    }
+
+    /// Appends the bytes of `bytes`.
+    @inline(__always)
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        if capacity - count < bytes.count { grow(toHold: bytes.count) }
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// The bytes written.
+    var data: Data { Data(bytes: base, count: count) }
 }

@@ -70,6 +70,16 @@ enum JapaneseEncoders {
         case ascii, roman, jis0208
     }
 
+    /// Writes the escape sequence that switches to `state`: ESC ( B, ESC ( J or ESC $ B.
+    private static func appendEscape(to state: ISO2022JPState, _ output: EncoderOutput) {
+        output.append(0x1B)
+        switch state {
+        case .ascii: output.append(0x28, 0x42)
+        case .roman: output.append(0x28, 0x4A)
+        case .jis0208: output.append(0x24, 0x42)
+        }
+    }
+
     /// ISO-2022-JP (§12.2.2): ASCII, JIS X 0201 Roman and JIS X 0208 with escape sequences between them; the output
     /// always ends in the ASCII state.
     ///
@@ -80,8 +90,7 @@ enum JapaneseEncoders {
     ) -> Result<Data, SerializationError> {
         let index = ReverseIndexes.jis0208
         let katakana = EncodingTables.iso2022JPKatakana
-        var output: [UInt8] = []
-        output.reserveCapacity(input.count + input.count / 2)
+        let output = EncoderOutput(capacity: input.count + input.count / 2)
         var state = ISO2022JPState.ascii
         var position = 0
         while position < input.count {
@@ -107,12 +116,12 @@ enum JapaneseEncoders {
                     break
                 }
                 if codePoint < 0x80 {
-                    output.append(contentsOf: [0x1B, 0x28, 0x42])
+                    appendEscape(to: .ascii, output)
                     state = .ascii
                     continue
                 }
                 if (codePoint == 0xA5 || codePoint == 0x203E) && state != .roman {
-                    output.append(contentsOf: [0x1B, 0x28, 0x4A])
+                    appendEscape(to: .roman, output)
                     state = .roman
                     continue
                 }
@@ -122,7 +131,7 @@ enum JapaneseEncoders {
                 }
                 guard let pointer = index.pointer(for: codePoint), pointer < jis0208RowsEnd else {
                     if state == .jis0208 {
-                        output.append(contentsOf: [0x1B, 0x28, 0x42])
+                        appendEscape(to: .ascii, output)
                         state = .ascii
                         continue
                     }
@@ -130,7 +139,7 @@ enum JapaneseEncoders {
                     break
                 }
                 if state != .jis0208 {
-                    output.append(contentsOf: [0x1B, 0x24, 0x42])
+                    appendEscape(to: .jis0208, output)
                     state = .jis0208
                     continue
                 }
@@ -144,12 +153,12 @@ enum JapaneseEncoders {
                 switch mode {
                 case .strict:
                     return .failure(EncodingLoop.unencodable(scalar, at: position, in: input, encoding: encoding))
-                case .html: EncodingLoop.appendReference(failure, to: &output)
+                case .html: EncodingLoop.appendReference(failure, to: output)
                 }
             }
             position += length
         }
-        if state != .ascii { output.append(contentsOf: [0x1B, 0x28, 0x42]) }
-        return .success(Data(output))
+        if state != .ascii { appendEscape(to: .ascii, output) }
+        return .success(output.data)
     }
 }
