@@ -1,7 +1,8 @@
 public import DecantCharset
 public import DecantCore
 
-/// The factory of ``StringResponseSerializer``: id `string`, `text/*`.
+/// The factory of ``StringResponseSerializer``, ``StringResponseDecoder`` and ``StringBodyEncoder``: id `string`,
+/// `text/*`.
 ///
 /// Configuration options (all optional):
 ///
@@ -11,7 +12,10 @@ public import DecantCore
 /// - `mode`: `"replacement"` (the default: invalid bytes become U+FFFD) or `"strict"` (they are an error).
 /// - `unknownLabelIsError`: a boolean; whether a `charset` label the WHATWG Encoding Standard does not know is an
 ///   error rather than a fallback to the default encoding. By default `true` in strict mode, `false` otherwise.
-/// - `mediaRanges`: an array of media ranges the built serializer accepts; `["text/*"]` by default.
+/// - `encodingMode`: `"strict"` (the default: a character the requested charset cannot encode is an error) or
+///   `"html"` (it is written as a numeric character reference, `&#8594;`), for the encoder.
+/// - `mediaRanges`: an array of media ranges the built serializer accepts (and the encoder writes); `["text/*"]` by
+///   default.
 ///
 /// ```json
 /// { "serializer": "string", "options": { "defaultEncoding": "windows-1252", "mode": "strict" } }
@@ -21,16 +25,21 @@ public struct StringSerializerFactory: SerializerFactory {
     public struct Options: Sendable, Hashable {
         /// The charset pipeline (default encoding, mode, unknown-label policy).
         public var pipeline: CharsetPipeline
-        /// The media ranges the serializer accepts.
+        /// The media ranges the serializer accepts and the encoder writes.
         public var mediaRanges: [MediaRange]
+        /// What ``StringBodyEncoder`` does with a character the requested charset cannot encode: an error
+        /// (`TextEncodingMode.strict`, the default) or a numeric character reference (`TextEncodingMode.html`).
+        public var encodingMode: TextEncodingMode
 
-        /// Creates options; the defaults are UTF-8, replacement mode and `text/*`.
+        /// Creates options; the defaults are UTF-8, replacement mode, `text/*` and strict encoding.
         public init(
             pipeline: CharsetPipeline = CharsetPipeline(),
-            mediaRanges: [MediaRange] = MediaFormat.string.mediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.string.mediaRanges,
+            encodingMode: TextEncodingMode = .strict
         ) {
             self.pipeline = pipeline
             self.mediaRanges = mediaRanges
+            self.encodingMode = encodingMode
         }
     }
 
@@ -54,7 +63,7 @@ public struct StringSerializerFactory: SerializerFactory {
     /// with others.
     public var format: MediaFormat { .string.claiming(defaultOptions.mediaRanges) }
 
-    /// `defaultEncoding`, `mode`, `unknownLabelIsError` and `mediaRanges`. `mode` also sets `unknownLabelIsError`
+    /// `defaultEncoding`, `mode`, `unknownLabelIsError`, `encodingMode` and `mediaRanges`. `mode` also sets `unknownLabelIsError`
     /// (on in strict mode), so that option has no fixed default; a configured `unknownLabelIsError` wins, since keys
     /// are applied in this order.
     public var optionKeys: [OptionKey<Options>] {
@@ -90,6 +99,14 @@ public struct StringSerializerFactory: SerializerFactory {
             ) { value, options, _ in
                 if case .bool(let isError) = value { options.pipeline.unknownLabelIsError = isError }
             },
+            OptionKey(
+                "encodingMode", .string(allowed: ["strict", "html"]),
+                summary: "When writing, whether a character the requested charset cannot encode is an error "
+                    + "(strict) or a numeric character reference such as &#8594; (html).",
+                defaultValue: { .string($0.encodingMode == .html ? "html" : "strict") }
+            ) { value, options, _ in
+                if case .string(let mode) = value { options.encodingMode = mode == "html" ? .html : .strict }
+            },
             .mediaRanges(\.mediaRanges),
         ]
     }
@@ -103,5 +120,11 @@ public struct StringSerializerFactory: SerializerFactory {
     /// decoded from text bodies.
     public func makeDecoder(options: Options) -> (any ResponseDecoder)? {
         StringResponseDecoder(pipeline: options.pipeline, mediaRanges: options.mediaRanges)
+    }
+
+    /// A ``StringBodyEncoder`` with the options' media ranges and encoding mode: `String`, `Substring` and
+    /// `DecodedText` written in the requested charset (UTF-8 by default).
+    public func makeEncoder(options: Options) -> (any BodyEncoder)? {
+        StringBodyEncoder(mediaRanges: options.mediaRanges, mode: options.encodingMode)
     }
 }

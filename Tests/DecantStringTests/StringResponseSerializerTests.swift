@@ -76,7 +76,10 @@ import Testing
         let factory = StringSerializerFactory()
         #expect(factory.id == "string")
         #expect(factory.mediaRanges == [try MediaRange(parsing: "text/*")])
-        #expect(factory.optionSchema.map(\.name) == ["defaultEncoding", "mode", "unknownLabelIsError", "mediaRanges"])
+        #expect(
+            factory.optionSchema.map(\.name) == [
+                "defaultEncoding", "mode", "unknownLabelIsError", "encodingMode", "mediaRanges",
+            ])
         let serializer = try factory.makeSerializer(configuration: [:])
         #expect(serializer.pipeline == CharsetPipeline())
         #expect(serializer.mediaRanges == MediaFormat.string.mediaRanges)

@@ -3,6 +3,7 @@ enum Catalog {
     /// All workloads.
     static var all: [Workload] {
         JSONWorkloads.all + DecodableWorkloads.all + RegistryWorkloads.all + StringWorkloads.all
+            + TextEncodeWorkloads.all
             + PropertyListWorkloads.all + XMLWorkloads.all + ImageWorkloads.all + MemoryWorkloads.all
             + HostileWorkloads.all + ConcurrencyWorkloads.all + PluginWorkloads.all + StreamingWorkloads.all
     }
