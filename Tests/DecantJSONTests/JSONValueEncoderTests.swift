@@ -482,6 +482,25 @@ struct Silent: Encodable {
         #expect(try EncodingOracle.decant(Forgiving()) == #"{"a":1,"b":[{"v":1}],"c":3}"#)
     }
 
+    /// A key written twice keeps its first position and its last value, in small and large objects alike (as
+    /// `JSONEncoder` keeps the last value); the data matches `JSONEncoder`'s.
+    @Test(arguments: [3, 40, 100])
+    func repeatedKeysKeepTheFirstPositionAndTheLastValue(_ count: Int) throws {
+        struct Repeats: Encodable {
+            let count: Int
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: EncodingCodingKey.self)
+                for index in 0..<count { try container.encode(index, forKey: EncodingCodingKey("k\(index)")) }
+                try container.encode("again", forKey: EncodingCodingKey("k1"))
+            }
+        }
+        let text = try JSONValueEncoder().encode(Repeats(count: count))
+        let value = try JSONParser().parse(text)
+        #expect(value.keys == (0..<count).map { "k\($0)" })
+        #expect(value["k1"] == "again")
+        EncodingOracle.expectSame(Repeats(count: count))
+    }
+
     /// The keys of `[String: Value]` are not converted; the keys of coding keys are, in every container.
     @Test func dictionaryKeysStayUnderCustomKeyStrategy() {
         EncodingOracle.expectSame(

@@ -363,23 +363,8 @@ final class StreamEncoder: Encoder {
         let count = state.pointee.members.count - base
         let members = state.pointee.members
         let sorts = options.sortsKeys
-        let order: [Int]
-        if !sorts && count <= 16 {
-            // Few members in encoding order: look for a repeated key pairwise, without allocating.
-            var repeated = false
-            state.pointee.output.withUnsafeBufferPointer { output in
-                outer: for i in 1..<count {
-                    for j in 0..<i where keysEqual(members[base + i], members[base + j], output) {
-                        repeated = true
-                        break outer
-                    }
-                }
-            }
-            guard repeated else { return }
-            order = byKey(members[base...], rawKeys: state.pointee.rawKeys)
-        } else {
-            order = byKey(members[base...], rawKeys: state.pointee.rawKeys)
-        }
+        if !sorts && !hasRepeatedKey(members[base...]) { return }
+        let order = byKey(members[base...], rawKeys: state.pointee.rawKeys)
         // `order` lists the members by key, equal keys in encoding order. Keep the last of each run of equal keys,
         // placed where its key first appeared unless sorting.
         var chosen: [(position: Int, member: Int)] = []
@@ -410,6 +395,45 @@ final class StreamEncoder: Encoder {
             region.append(contentsOf: state.pointee.output[member.start..<member.end])
         }
         state.pointee.output.replaceSubrange((frame.start + 1)..., with: region)
+    }
+
+    /// Whether two of `members` have the same key: their keys' hashes are compared pairwise (or sorted, for many
+    /// members), and only equal hashes compare the keys themselves.
+    private func hasRepeatedKey(_ members: ArraySlice<Member>) -> Bool {
+        let count = members.count
+        return state.pointee.output.withUnsafeBufferPointer { output in
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { buffer in
+                var hashes = buffer
+                for (index, member) in members.enumerated() {
+                    // FNV-1a over the key's text, quotes included.
+                    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+                    for byte in UnsafeBufferPointer(rebasing: output[member.start..<member.keyEnd]) {
+                        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
+                    }
+                    hashes[index] = hash
+                }
+                let base = members.startIndex
+                if count <= 64 {
+                    for i in 1..<count {
+                        for j in 0..<i where hashes[i] == hashes[j] {
+                            if keysEqual(members[base + i], members[base + j], output) { return true }
+                        }
+                    }
+                    return false
+                }
+                hashes.sort()
+                for i in 1..<count where hashes[i] == hashes[i - 1] {
+                    // A repeated hash: decide on the keys themselves.
+                    let order = byKey(members, rawKeys: [])
+                    for k in 1..<order.count
+                    where keysEqual(members[base + order[k]], members[base + order[k - 1]], output) {
+                        return true
+                    }
+                    return false
+                }
+                return false
+            }
+        }
     }
 
     /// The indices of `members` (relative to their first) ordered by the UTF-8 bytes of their keys, equal keys in
