@@ -148,6 +148,29 @@ extension JSONNumber {
         value.description
     }
 
+    /// Appends what `JSONEncoder` writes for the finite `value`: ``text(of:)`` without a trailing `.0` (`1`, `0.1`,
+    /// `1e+300`, `-0`).
+    static func appendEncoderText(of value: Double, to output: inout [UInt8]) {
+        appendWithoutPointZero(text(of: value), to: &output)
+    }
+
+    /// Appends what `JSONEncoder` writes for the finite `value`: its shortest round-tripping text as a `Float`
+    /// (`description`: `0.1`, not the `Double` `0.10000000149011612`), without a trailing `.0`.
+    static func appendEncoderText(of value: Float, to output: inout [UInt8]) {
+        appendWithoutPointZero(value.description, to: &output)
+    }
+
+    private static func appendWithoutPointZero(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            var count = bytes.count
+            if count > 2 && bytes[count - 2] == UInt8(ascii: ".") && bytes[count - 1] == UInt8(ascii: "0") {
+                count -= 2
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<count]))
+        }
+    }
+
     /// The exact integer value of valid number text, when it fits in an `Int64`.
     static func int64(from bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         let negative = bytes.first == UInt8(ascii: "-")

@@ -122,6 +122,12 @@ public struct JSONSerializerFactory: SerializerFactory {
         JSONResponseDecoder(
             decoder: JSONValueDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges)
     }
+
+    /// A ``JSONBodyEncoder`` that writes `JSONValue` and `Encodable` values, nested at most as deep as the options'
+    /// parsing depth (`maxDepth`), so that what it writes reads back.
+    public func makeEncoder(options: Options) -> (any BodyEncoder)? {
+        JSONBodyEncoder(maxDepth: options.parsing.maxDepth)
+    }
 }
 
 extension MediaFormat {

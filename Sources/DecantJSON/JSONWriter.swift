@@ -15,7 +15,7 @@ public struct JSONWritingOptions: OptionSet, Sendable, Hashable {
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// One element or member per line, indented by two spaces, with `": "` after keys; empty containers stay `[]`
-    /// and `{}`.
+    /// and `{}` (``JSONValueEncoder`` lays out its output the same way).
     public static let prettyPrinted = JSONWritingOptions(rawValue: 1 << 0)
     /// Object members ordered by key, comparing Unicode scalars (UTF-8 bytes), instead of in document order.
     public static let sortedKeys = JSONWritingOptions(rawValue: 1 << 1)
@@ -45,6 +45,9 @@ extension JSONValue {
 struct JSONWriter {
     let storage: JSONStorage
     let options: JSONWritingOptions
+    /// The depth of the value in the text it is written into (for its indentation when pretty-printed): 0 for a
+    /// whole document.
+    var baseDepth = 0
 
     private struct Frame {
         var isObject: Bool
@@ -73,17 +76,14 @@ struct JSONWriter {
             let end = index + Tape.size(entry)
             output.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
             if end == index + 1 {
-                output.append(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                JSONLayout.end(
+                    isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"), hasItems: false, depth: 0, pretty: false,
+                    into: &output)
                 return
             }
             var sorted: [Int]?
             if isObject && sortsKeys { sorted = storage.sortedKeyPositions(inObjectAt: index) }
             stack.append(Frame(isObject: isObject, next: sorted == nil ? index + 1 : 0, end: end, sorted: sorted))
-        }
-
-        func newline(_ output: inout [UInt8], depth: Int) {
-            output.append(0x0A)
-            output.append(contentsOf: repeatElement(0x20, count: depth * 2))
         }
 
         open(root, &output, &stack)
@@ -105,20 +105,17 @@ struct JSONWriter {
             }
             if position < 0 {
                 let frame = stack.removeLast()
-                if pretty { newline(&output, depth: stack.count) }
-                output.append(frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+                JSONLayout.end(
+                    frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"), hasItems: true,
+                    depth: baseDepth + stack.count, pretty: pretty, into: &output)
                 continue
             }
-            if stack[top].isFirst {
-                stack[top].isFirst = false
-            } else {
-                output.append(UInt8(ascii: ","))
-            }
-            if pretty { newline(&output, depth: stack.count) }
+            JSONLayout.beginItem(
+                first: stack[top].isFirst, depth: baseDepth + stack.count, pretty: pretty, into: &output)
+            stack[top].isFirst = false
             if stack[top].isObject {
                 writeString(position, into: &output)
-                output.append(UInt8(ascii: ":"))
-                if pretty { output.append(0x20) }
+                JSONLayout.afterKey(pretty: pretty, into: &output)
                 open(position + 1, &output, &stack)
             } else {
                 open(position, &output, &stack)
@@ -138,9 +135,16 @@ struct JSONWriter {
         }
     }
 
+    /// Writes an integer's exact decimal text.
+    @inline(__always)
     static func writeInteger(_ value: Int64, into output: inout [UInt8]) {
-        if value < 0 { output.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
+        writeInteger(magnitude: value.magnitude, negative: value < 0, into: &output)
+    }
+
+    /// Writes the exact decimal text of the integer `magnitude`, with a `-` when `negative`.
+    static func writeInteger(magnitude: UInt64, negative: Bool, into output: inout [UInt8]) {
+        if negative { output.append(UInt8(ascii: "-")) }
+        var magnitude = magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { buffer in
             var position = buffer.count

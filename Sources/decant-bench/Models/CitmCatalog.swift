@@ -2,7 +2,7 @@
 // numeric ids written as strings.
 
 /// The whole catalogue.
-struct CitmCatalog: Decodable, Equatable {
+struct CitmCatalog: Codable, Equatable {
     var areaNames: [String: String]
     var audienceSubCategoryNames: [String: String]
     var blockNames: [String: String]
@@ -16,7 +16,7 @@ struct CitmCatalog: Decodable, Equatable {
     var venueNames: [String: String]
 
     /// An event.
-    struct Event: Decodable, Equatable {
+    struct Event: Codable, Equatable {
         var description: String?
         var id: Int
         var logo: String?
@@ -28,7 +28,7 @@ struct CitmCatalog: Decodable, Equatable {
     }
 
     /// A performance of an event.
-    struct Performance: Decodable, Equatable {
+    struct Performance: Codable, Equatable {
         var eventId: Int
         var id: Int
         var logo: String?
@@ -41,20 +41,20 @@ struct CitmCatalog: Decodable, Equatable {
     }
 
     /// A price for an audience and seat category.
-    struct Price: Decodable, Equatable {
+    struct Price: Codable, Equatable {
         var amount: Int
         var audienceSubCategoryId: Int
         var seatCategoryId: Int
     }
 
     /// The areas of a seat category.
-    struct SeatCategory: Decodable, Equatable {
+    struct SeatCategory: Codable, Equatable {
         var areas: [Area]
         var seatCategoryId: Int
     }
 
     /// An area and its blocks.
-    struct Area: Decodable, Equatable {
+    struct Area: Codable, Equatable {
         var areaId: Int
         var blockIds: [Int]
     }

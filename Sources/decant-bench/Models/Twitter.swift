@@ -1,13 +1,13 @@
 // Models for nativejson-benchmark's twitter.json (a Twitter search API response). Property names are the JSON
-// keys, so both decoders run with their default key strategy.
+// keys, so both decoders (and both encoders, for json.encode.twitter) run with their default key strategy.
 
 /// The whole response.
-struct TwitterSearch: Decodable, Equatable {
+struct TwitterSearch: Codable, Equatable {
     var statuses: [TwitterStatus]
     var search_metadata: SearchMetadata
 
     /// Paging information.
-    struct SearchMetadata: Decodable, Equatable {
+    struct SearchMetadata: Codable, Equatable {
         var completed_in: Double
         var max_id: Int
         var max_id_str: String
@@ -21,7 +21,7 @@ struct TwitterSearch: Decodable, Equatable {
 }
 
 /// One tweet.
-struct TwitterStatus: Decodable, Equatable {
+struct TwitterStatus: Codable, Equatable {
     var metadata: Metadata
     var created_at: String
     var id: Int
@@ -49,17 +49,21 @@ struct TwitterStatus: Decodable, Equatable {
     var lang: String
 
     /// Search metadata of a tweet.
-    struct Metadata: Decodable, Equatable {
+    struct Metadata: Codable, Equatable {
         var result_type: String
         var iso_language_code: String
     }
 
     /// The retweeted tweet, boxed because a struct cannot contain itself.
-    final class Retweeted: Decodable, Equatable {
+    final class Retweeted: Codable, Equatable {
         let status: TwitterStatus
 
         init(from decoder: any Decoder) throws {
             status = try TwitterStatus(from: decoder)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try status.encode(to: encoder)
         }
 
         static func == (lhs: Retweeted, rhs: Retweeted) -> Bool { lhs.status == rhs.status }
@@ -67,7 +71,7 @@ struct TwitterStatus: Decodable, Equatable {
 }
 
 /// A tweet's author.
-struct TwitterUser: Decodable, Equatable {
+struct TwitterUser: Codable, Equatable {
     var id: Int
     var id_str: String
     var name: String
@@ -110,19 +114,19 @@ struct TwitterUser: Decodable, Equatable {
     var notifications: Bool
 
     /// Links in the profile.
-    struct UserEntities: Decodable, Equatable {
+    struct UserEntities: Codable, Equatable {
         var url: URLs?
         var description: URLs
     }
 
     /// A list of links.
-    struct URLs: Decodable, Equatable {
+    struct URLs: Codable, Equatable {
         var urls: [Entities.Link]
     }
 }
 
 /// Hashtags, links, mentions and media in a tweet.
-struct Entities: Decodable, Equatable {
+struct Entities: Codable, Equatable {
     var hashtags: [Hashtag]
     var symbols: [Hashtag]
     var urls: [Link]
@@ -130,13 +134,13 @@ struct Entities: Decodable, Equatable {
     var media: [Media]?
 
     /// A hashtag (or a cashtag, in `symbols`).
-    struct Hashtag: Decodable, Equatable {
+    struct Hashtag: Codable, Equatable {
         var text: String
         var indices: [Int]
     }
 
     /// A shortened link.
-    struct Link: Decodable, Equatable {
+    struct Link: Codable, Equatable {
         var url: String
         var expanded_url: String
         var display_url: String
@@ -144,7 +148,7 @@ struct Entities: Decodable, Equatable {
     }
 
     /// A mentioned user.
-    struct Mention: Decodable, Equatable {
+    struct Mention: Codable, Equatable {
         var screen_name: String
         var name: String
         var id: Int
@@ -153,7 +157,7 @@ struct Entities: Decodable, Equatable {
     }
 
     /// An attached photo.
-    struct Media: Decodable, Equatable {
+    struct Media: Codable, Equatable {
         var id: Int
         var id_str: String
         var indices: [Int]
@@ -169,7 +173,7 @@ struct Entities: Decodable, Equatable {
     }
 
     /// One rendition's size.
-    struct Size: Decodable, Equatable {
+    struct Size: Codable, Equatable {
         var w: Int
         var h: Int
         var resize: String

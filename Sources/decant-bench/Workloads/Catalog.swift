@@ -2,7 +2,7 @@
 enum Catalog {
     /// All workloads.
     static var all: [Workload] {
-        JSONWorkloads.all + DecodableWorkloads.all + RegistryWorkloads.all + StringWorkloads.all
+        JSONWorkloads.all + DecodableWorkloads.all + EncodingWorkloads.all + RegistryWorkloads.all + StringWorkloads.all
             + TextEncodeWorkloads.all
             + PropertyListWorkloads.all + XMLWorkloads.all + ImageWorkloads.all + MemoryWorkloads.all
             + HostileWorkloads.all + ConcurrencyWorkloads.all + PluginWorkloads.all + StreamingWorkloads.all
