@@ -57,8 +57,9 @@ public struct ConformanceRunner: Sendable {
     ///
     /// The round trip (reported as the perturbation `roundTrip`) holds a format that writes to the law that
     /// decoding what it encoded gives the value back: when the fixture's value came from a format whose encoder
-    /// writes it, the value is encoded (as the response's media type when the format writes it, else as the
-    /// format's default) and the body decoded again by the same serializer with the same options; the two values'
+    /// writes it, the value is encoded (as the response's media type without its parameters when the format writes
+    /// it, so that the value decides them, such as the `charset` of decoded text; else as the format's default) and
+    /// the body decoded again by the same serializer with the same options; the two values'
     /// canonical forms must be equal. A fixture whose value cannot survive that (a string decoded with replacement
     /// characters) opts out with `"roundTrip": false`.
     public func run(_ fixture: Fixture) -> [ConformanceResult] {
@@ -132,7 +133,7 @@ public struct ConformanceRunner: Sendable {
             return nil
         }
         let mediaType: MediaType
-        if let received = response.contentType, encoder.writes(received) {
+        if let received = response.contentType?.withoutParameters, encoder.writes(received) {
             mediaType = received
         } else if let preferred = encoder.defaultMediaType {
             mediaType = preferred

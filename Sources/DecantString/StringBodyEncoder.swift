@@ -11,7 +11,7 @@ public import DecantCore
 /// ``StringResponseSerializer`` reads) in the charset the media type asks for.
 ///
 /// The encoding is the `charset` parameter of the requested media type, any of the 228 WHATWG labels
-/// (`TextEncoding(label:)`), or UTF-8 when there is none. The `Content-Type` written is the requested media type
+/// (`TextEncoding(label:)`); without one, a `DecodedText`'s own encoding (when it has an encoder), else UTF-8. The `Content-Type` written is the requested media type
 /// with `charset` set to the canonical name of the encoding used, lowercased: `text/plain;charset=utf-8`,
 /// `text/html;charset=shift_jis`, and `text/plain;charset=windows-1252` when `iso-8859-1` was asked for (the WHATWG
 /// Encoding Standard maps that label to windows-1252, as every browser reading the body will).
@@ -78,7 +78,12 @@ public struct StringBodyEncoder: BodyEncoder, FormatComponent {
     public func encode(
         _ value: any Sendable, as mediaType: MediaType, options: EncodingOptions
     ) throws(SerializationError) -> EncodedBody {
-        let encoding = try encoding(for: mediaType)
+        var encoding = try encoding(for: mediaType)
+        // Text decoded from a body keeps its encoding when the caller names none (and the encoding can be written),
+        // so that writing a `DecodedText` and reading it back gives the same value.
+        if mediaType.charset == nil, let decoded = value as? DecodedText, decoded.encoding.hasEncoder {
+            encoding = decoded.encoding
+        }
         let body: Data
         do throws(SerializationError) {
             switch value {
