@@ -188,6 +188,9 @@ import Testing
         "JSONParsingOptions.maxDepth": {
             failure { _ = try JSONParser(options: JSONParsingOptions(maxDepth: 2)).parse(Data("[[[1]]]".utf8)) }
         },
+        "JSONValueEncoder.maxDepth": {
+            failure { _ = try JSONValueEncoder(maxDepth: 2).encode([[[1]]]) }
+        },
         "JSONParsingOptions.maxBytes": {
             failure { _ = try JSONParser(options: JSONParsingOptions(maxBytes: 4)).parse(Data("[1,2,3]".utf8)) }
         },
