@@ -71,11 +71,13 @@ public struct FormEncoder: Sendable {
     ///   `encode(to:)` threw, kept as `SerializationError.underlying`), with the coding path in
     ///   `SerializationError.codingPath`; `limitExceeded` past ``maxNestingDepth``.
     public func encodeFields<T: Encodable>(_ value: T) throws(SerializationError) -> FormData {
-        if Self.isNeverAForm(value) {
-            throw FieldSink.topLevelError(describing: value is any ListMarker ? "a list" : "a single \(T.self) value")
+        // Other single values and lists fail in their containers; these two encode as keyed containers.
+        if T.self == URL.self || T.self == Decimal.self {
+            throw FieldSink.topLevelError(describing: "a single \(T.self) value")
         }
         let sink = FieldSink(
-            options: options, encodingOptions: encodingOptions, keepsKeys: value is any DictionaryMarker)
+            options: options, encodingOptions: encodingOptions, rootType: T.self,
+            keepsKeys: value is any DictionaryMarker)
         do {
             try value.encode(to: TopEncoder(sink: sink, depth: 0))
         } catch {
@@ -147,6 +149,8 @@ private final class FieldSink {
     let dataStrategy: EncodingOptions.DataEncodingStrategy
     let floatStrategy: EncodingOptions.NonConformingFloatEncodingStrategy
     let userInfo: [CodingUserInfoKey: Any]
+    /// The type of the top-level value, for messages.
+    let rootType: Any.Type
     /// Whether the top-level value is a dictionary, whose keys are not converted.
     let keepsKeys: Bool
     var pairs: [FormData.Pair] = []
@@ -154,7 +158,8 @@ private final class FieldSink {
     /// value's code ignores the error its container later throws.
     var failure: SerializationError?
 
-    init(options: FormEncodingOptions, encodingOptions: EncodingOptions, keepsKeys: Bool) {
+    init(options: FormEncodingOptions, encodingOptions: EncodingOptions, rootType: Any.Type, keepsKeys: Bool) {
+        self.rootType = rootType
         arrayEncoding = options.arrayEncoding
         boolEncoding = options.boolEncoding
         keyStrategy = encodingOptions.keyEncodingStrategy ?? .useDefaultKeys
@@ -187,9 +192,10 @@ private final class FieldSink {
     }
 
     func text<Number: BinaryFloatingPoint & LosslessStringConvertible>(
-        _ value: Number, at path: [any CodingKey]
+        _ value: Number, at path: @autoclosure () -> [any CodingKey]
     ) throws(SerializationError) -> String {
         if value.isFinite { return value.description }
+        let path = path()
         guard case .convertToString(let positive, let negative, let nan) = floatStrategy else {
             throw SerializationError(
                 code: .encodingFailed,
@@ -276,7 +282,7 @@ private struct TopEncoder: Encoder {
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let error = sink.record(FieldSink.topLevelError(describing: "a list"))
+        let error = sink.record(FieldSink.topLevelError(describing: "a list (\(sink.rootType))"))
         return FieldListContainer(sink: sink, name: "", codingPath: [], failure: error, depth: depth)
     }
 
@@ -293,7 +299,7 @@ private struct TopValueContainer: SingleValueEncodingContainer, ScalarEncoding {
     var valuePath: [any CodingKey] { [] }
 
     mutating func write(_ text: String) throws {
-        throw sink.record(FieldSink.topLevelError(describing: "a single value"))
+        throw sink.record(FieldSink.topLevelError(describing: "a single value (\(sink.rootType))"))
     }
 
     mutating func encodeNil() throws {}
@@ -352,7 +358,7 @@ private struct FieldsContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     private func field(_ key: Key) throws -> FieldEncoder {
-        FieldEncoder(sink: sink, name: try name(key), codingPath: [key], inList: false, depth: depth + 1)
+        FieldEncoder(sink: sink, name: try name(key), parentPath: [], key: key, inList: false, depth: depth + 1)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -373,7 +379,7 @@ private struct FieldsContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func superEncoder() -> any Encoder { TopEncoder(sink: sink, depth: depth + 1) }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        FieldEncoder(sink: sink, name: sink.name(for: key), codingPath: [key], inList: false, depth: depth + 1)
+        FieldEncoder(sink: sink, name: sink.name(for: key), parentPath: [], key: key, inList: false, depth: depth + 1)
     }
 }
 
@@ -382,11 +388,14 @@ private struct FieldEncoder: Encoder {
     let sink: FieldSink
     /// The field name every value is written under (before the list's naming, for a list).
     let name: String
-    let codingPath: [any CodingKey]
+    /// The coding path of the container this field is in, and its key there: the path is built only when asked for.
+    let parentPath: [any CodingKey]
+    let key: any CodingKey
     /// Whether this is an element of a list, which cannot be a list itself.
     let inList: Bool
     let depth: Int
     var userInfo: [CodingUserInfoKey: Any] { sink.userInfo }
+    var codingPath: [any CodingKey] { parentPath + [key] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let error = sink.record(FieldSink.nestingError("a nested structure", at: codingPath))
@@ -406,24 +415,25 @@ private struct FieldEncoder: Encoder {
     /// This encoder one level deeper, for a value that encodes itself through it.
     private func deeper() throws -> FieldEncoder {
         guard depth < FormEncoder.maxNestingDepth else { throw sink.record(FieldSink.depthError(at: codingPath)) }
-        return FieldEncoder(sink: sink, name: name, codingPath: codingPath, inList: inList, depth: depth + 1)
+        return FieldEncoder(
+            sink: sink, name: name, parentPath: parentPath, key: key, inList: inList, depth: depth + 1)
     }
 
     /// Encodes `value`: the types with a strategy or a spelling of their own here, any other through its
     /// `encode(to:)`.
     func encodeValue<T: Encodable>(_ value: T) throws {
-        switch value {
-        case let text as String:
-            sink.append(name, text)
-        case let date as Date:
-            try encode(date)
-        case let data as Data:
-            try encode(data)
-        case let url as URL:
-            sink.append(name, url.absoluteString)
-        case let decimal as Decimal:
-            sink.append(name, decimal.description)
-        default:
+        // Metatype comparisons, cheaper than dynamic casts; the casts then cannot fail.
+        if T.self == String.self {
+            sink.append(name, value as! String)
+        } else if T.self == Date.self {
+            try encode(value as! Date)
+        } else if T.self == Data.self {
+            try encode(value as! Data)
+        } else if T.self == URL.self {
+            sink.append(name, (value as! URL).absoluteString)
+        } else if T.self == Decimal.self {
+            sink.append(name, (value as! Decimal).description)
+        } else {
             try value.encode(to: deeper())
         }
     }
@@ -486,6 +496,12 @@ private struct FieldListContainer: UnkeyedEncodingContainer, ScalarEncoding {
 
     var valuePath: [any CodingKey] { codingPath + [IndexKey(count)] }
 
+    /// The encoder of the next element.
+    private var nextElement: FieldEncoder {
+        FieldEncoder(
+            sink: sink, name: elementName, parentPath: codingPath, key: IndexKey(count), inList: true, depth: depth + 1)
+    }
+
     /// The name of the next element's field.
     private var elementName: String {
         switch sink.arrayEncoding {
@@ -513,7 +529,7 @@ private struct FieldListContainer: UnkeyedEncodingContainer, ScalarEncoding {
 
     private func element() throws -> FieldEncoder {
         if let failure { throw failure }
-        return FieldEncoder(sink: sink, name: elementName, codingPath: valuePath, inList: true, depth: depth + 1)
+        return nextElement
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -534,8 +550,7 @@ private struct FieldListContainer: UnkeyedEncodingContainer, ScalarEncoding {
     }
 
     mutating func superEncoder() -> any Encoder {
-        let encoder = FieldEncoder(
-            sink: sink, name: elementName, codingPath: valuePath, inList: true, depth: depth + 1)
+        let encoder = nextElement
         count += 1
         return encoder
     }

@@ -33,78 +33,86 @@ public struct FormWriter: Sendable {
     public func write(_ form: FormData) -> Data {
         let pairs = form.pairs
         guard !pairs.isEmpty else { return Data() }
-        // Two passes: the exact size first, so that the second writes into memory allocated once.
-        var size = 2 * pairs.count - 1
-        for pair in pairs {
-            size += Self.encodedCount(pair.name) + Self.encodedCount(pair.value)
+        return Self.table.withUnsafeBufferPointer { table in
+            pairs.withUnsafeBufferPointer { pairs in write(pairs, table) }
         }
-        var output = Data(count: size)
+    }
+
+    /// The two passes over the pairs: the exact size first, so that the second writes into memory allocated once.
+    private func write(_ pairs: UnsafeBufferPointer<FormData.Pair>, _ table: UnsafeBufferPointer<UInt32>) -> Data {
+        var size = 2 * pairs.count - 1
+        for index in pairs.indices {
+            size += Self.encodedCount(pairs[index].name, table) + Self.encodedCount(pairs[index].value, table)
+        }
+        // Three bytes of slack: every input byte is written as one 4-byte store (see `table`).
+        var output = Data(count: size + 3)
         output.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
+            guard let base = buffer.baseAddress else { return }
             var position = 0
-            for (index, pair) in pairs.enumerated() {
+            for index in pairs.indices {
                 if index > 0 {
-                    buffer[position] = UInt8(ascii: "&")
+                    base.storeBytes(of: UInt8(ascii: "&"), toByteOffset: position, as: UInt8.self)
                     position &+= 1
                 }
-                Self.encode(pair.name, into: buffer, at: &position)
-                buffer[position] = UInt8(ascii: "=")
+                Self.encode(pairs[index].name, table, into: base, at: &position)
+                base.storeBytes(of: UInt8(ascii: "="), toByteOffset: position, as: UInt8.self)
                 position &+= 1
-                Self.encode(pair.value, into: buffer, at: &position)
+                Self.encode(pairs[index].value, table, into: base, at: &position)
             }
         }
+        output.count = size
         return output
     }
 
-    /// Whether `byte` is written as it is: an ASCII letter or digit, `*`, `-`, `.` or `_`. The standard's set is
-    /// stated as the bytes it escapes (the component set plus `!`, `'`, `(`, `)` and `~`); these are what is left.
+    /// Calls `body` with the UTF-8 bytes of `text`, without copying a native string.
     @inline(__always)
-    private static func isKept(_ byte: UInt8) -> Bool {
-        // One bit per ASCII byte: bits 0-63 in the low word, 64-127 in the high word.
-        let low: UInt64 = 0x03FF_6400_0000_0000  // 0-9, `*` (0x2A), `-` (0x2D), `.` (0x2E)
-        let high: UInt64 = 0x07FF_FFFE_87FF_FFFE  // A-Z, `_` (0x5F), a-z
-        let word = byte < 64 ? low : high
-        return byte < 128 && (word >> UInt64(byte & 63)) & 1 == 1
+    private static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
+    }
+
+    /// What each byte is written as, the one statement of the encode set: the bytes to write in the low three bytes
+    /// (first byte lowest) and their number in the high byte. ASCII letters and digits, `*`, `-`, `.` and `_` are
+    /// written as they are, the space as `+`, and every other byte as `%XX` with uppercase hex digits. (The standard
+    /// states the set as what it escapes: the component percent-encode set plus `!`, `'`, `(`, `)` and `~`, which
+    /// leaves exactly these bytes.)
+    private static let table: [UInt32] = (0...255).map { (byte: Int) -> UInt32 in
+        let scalar = Unicode.Scalar(UInt8(byte))
+        let kept =
+            scalar.properties.isASCIIHexDigit || ("g"..."z").contains(scalar) || ("G"..."Z").contains(scalar)
+            || "*-._".unicodeScalars.contains(scalar)
+        if kept { return 1 << 24 | UInt32(byte) }
+        if scalar == " " { return 1 << 24 | UInt32(UInt8(ascii: "+")) }
+        let digits = Array("0123456789ABCDEF".utf8)
+        return 3 << 24 | UInt32(digits[byte & 0xF]) << 16 | UInt32(digits[byte >> 4]) << 8 | UInt32(UInt8(ascii: "%"))
     }
 
     /// The number of bytes `text` takes once encoded.
-    private static func encodedCount(_ text: String) -> Int {
-        var text = text
-        return text.withUTF8 { bytes in
-            var count = bytes.count
-            for byte in bytes where !isKept(byte) && byte != UInt8(ascii: " ") {
-                count &+= 2
+    private static func encodedCount(_ text: String, _ table: UnsafeBufferPointer<UInt32>) -> Int {
+        withUTF8(text) { bytes in
+            var count = 0
+            for byte in bytes {
+                count &+= Int(table[Int(byte)] >> 24)
             }
             return count
         }
     }
 
-    /// Writes `text` encoded into `buffer` at `position`, advancing it; the caller sized `buffer` with
-    /// ``encodedCount(_:)``.
-    private static func encode(_ text: String, into buffer: UnsafeMutableRawBufferPointer, at position: inout Int) {
-        var text = text
-        text.withUTF8 { bytes in
+    /// Writes `text` encoded at `base + position`, advancing `position`. Each byte is one 4-byte store of its table
+    /// entry (whose high byte the next store overwrites), so the caller leaves three bytes of slack after the end.
+    private static func encode(
+        _ text: String, _ table: UnsafeBufferPointer<UInt32>, into base: UnsafeMutableRawPointer,
+        at position: inout Int
+    ) {
+        withUTF8(text) { bytes in
             var index = position
             for byte in bytes {
-                if isKept(byte) {
-                    buffer[index] = byte
-                    index &+= 1
-                } else if byte == UInt8(ascii: " ") {
-                    buffer[index] = UInt8(ascii: "+")
-                    index &+= 1
-                } else {
-                    buffer[index] = UInt8(ascii: "%")
-                    buffer[index &+ 1] = hexDigit(byte >> 4)
-                    buffer[index &+ 2] = hexDigit(byte & 0x0F)
-                    index &+= 3
-                }
+                let entry = table[Int(byte)]
+                base.storeBytes(of: entry.littleEndian, toByteOffset: index, as: UInt32.self)
+                index &+= Int(entry >> 24)
             }
             position = index
         }
-    }
-
-    /// The uppercase hex digit of a value 0...15.
-    @inline(__always)
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? value &+ UInt8(ascii: "0") : value &+ (UInt8(ascii: "A") &- 10)
     }
 }
