@@ -4,6 +4,7 @@ enum Catalog {
     static var all: [Workload] {
         JSONWorkloads.all + DecodableWorkloads.all + RegistryWorkloads.all + StringWorkloads.all
             + PropertyListWorkloads.all + XMLWorkloads.all + ImageWorkloads.all + MemoryWorkloads.all
-            + HostileWorkloads.all + ConcurrencyWorkloads.all + PluginWorkloads.all + StreamingWorkloads.all
+            + HostileWorkloads.all + ConcurrencyWorkloads.all + PluginWorkloads.all + FormEncodingWorkloads.all
+            + StreamingWorkloads.all
     }
 }
