@@ -278,7 +278,9 @@ private struct TopEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { sink.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(FieldsContainer<Key>(sink: sink, codingPath: [], failure: nil, depth: depth))
+        // Deeper than the limit only through `superEncoder()` chains: every write then throws.
+        let failure = depth > FormEncoder.maxNestingDepth ? sink.record(FieldSink.depthError(at: [])) : nil
+        return KeyedEncodingContainer(FieldsContainer<Key>(sink: sink, codingPath: [], failure: failure, depth: depth))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {

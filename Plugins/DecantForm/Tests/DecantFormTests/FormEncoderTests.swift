@@ -300,6 +300,28 @@ import Testing
         #expect(error.code == .limitExceeded)
         #expect(error.message.contains("maxNestingDepth"))
     }
+
+    @Test func superEncoderChainsAreBounded() throws {
+        /// A chain that writes each link's fields beside the previous ones through `superEncoder()`.
+        final class Link: Encodable {
+            let id: Int
+            let next: Link?
+            init(_ id: Int, next: Link?) {
+                self.id = id
+                self.next = next
+            }
+            enum Keys: String, CodingKey, CaseIterable { case a, b, c }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(id, forKey: Keys.allCases[id % 3])
+                if let next { try next.encode(to: container.superEncoder()) }
+            }
+        }
+        func chain(_ count: Int) -> Link { (0..<count).reversed().reduce(Link?.none) { Link($1, next: $0) }! }
+        #expect(try FormEncoder().encodeFields(chain(3)) == FormData([("a", "0"), ("b", "1"), ("c", "2")]))
+        let error = try #require(throws: SerializationError.self) { try FormEncoder().encodeFields(chain(1_000)) }
+        #expect(error.code == .limitExceeded)
+    }
 }
 
 /// A property wrapper that encodes as a single value: its text without surrounding spaces.
