@@ -1,8 +1,9 @@
 // libFuzzer target: the WHATWG application/x-www-form-urlencoded parser of the DecantForm plugin. Invariants: no
 // crash or hang on any bytes; default parsing never fails below its limits; no pair is longer than the input and
-// there are no more pairs than `&`-separated sequences; the canonical form lists the same pairs; serialising the pairs
-// again (WHATWG urlencoded serializer) and parsing the result gives equal form data; tight limits only ever fail with
-// limitExceeded and never let more than maxPairs fields through.
+// there are no more pairs than `&`-separated sequences; the canonical form lists the same pairs; writing the pairs
+// again with FormWriter (WHATWG urlencoded serializer) gives the bytes of the independent serializer below, and parsing
+// them gives equal form data; tight limits only ever fail with limitExceeded and never let more than maxPairs fields
+// through.
 // fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantJSON DecantPropertyList DecantXMLParser DecantXMLDocument DecantImage DecantRawHTTP DecantConfiguration DecantConformance DecantValueTree DecantForm
 // fuzz-seeds: Fixtures/form form/wpt
 // fuzz-max-len: 16384
@@ -33,8 +34,10 @@ public func fuzzForm(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for (row, pair) in zip(rows, form.pairs) {
         precondition(row == .array([JSONValue(pair.name), JSONValue(pair.value)]), "the canonical form differs")
     }
-    let reparsed = try? FormParser().parse(Data(serialize(form).utf8))
-    precondition(reparsed == form, "serialising and parsing again changes the pairs")
+    let written = FormWriter().write(form)
+    precondition(written == Data(serialize(form).utf8), "FormWriter differs from the reference serializer")
+    let reparsed = try? FormParser().parse(written)
+    precondition(reparsed == form, "writing and parsing again changes the pairs")
 
     let tight = FormParser(options: FormParsingOptions(maxPairs: 3, maxBytes: 64))
     do throws(SerializationError) {
@@ -48,8 +51,8 @@ public func fuzzForm(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// The WHATWG urlencoded serializer: `*-._`, ASCII digits and letters as they are, space as `+`, every other UTF-8
-/// byte percent-encoded.
+/// The reference WHATWG urlencoded serializer, written byte by byte for the differential check: `*-._`, ASCII digits
+/// and letters as they are, space as `+`, every other UTF-8 byte percent-encoded.
 private func serialize(_ form: FormData) -> String {
     func encode(_ text: String) -> String {
         var out: [UInt8] = []

@@ -52,6 +52,6 @@ extension MediaFormat {
     public static let form = MediaFormat(
         id: "form", mediaRanges: ["application/x-www-form-urlencoded"],
         summary:
-            "Parses application/x-www-form-urlencoded bodies (WHATWG URL Standard, UTF-8) into ordered name-value pairs."
+            "Reads and writes application/x-www-form-urlencoded bodies (WHATWG URL Standard, UTF-8) as ordered name-value pairs."
     )
 }

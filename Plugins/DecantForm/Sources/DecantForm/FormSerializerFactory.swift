@@ -3,22 +3,28 @@ public import DecantCore
 /// The factory of ``FormResponseSerializer`` (id `form`).
 ///
 /// Configuration options: `maxPairs` (integer, default 10,000), `maxBytes` (integer, default 16 MiB) and
-/// `mediaRanges` (an array of media ranges); see ``FormParsingOptions``.
+/// `mediaRanges` (an array of media ranges) for reading, see ``FormParsingOptions``; `arrayEncoding`
+/// (`repeatedName`, `brackets` or `indexed`) and `boolEncoding` (`literal` or `numeric`) for writing, see
+/// ``FormEncodingOptions``.
 public struct FormSerializerFactory: SerializerFactory {
-    /// The typed options: parsing limits and accepted media ranges.
+    /// The typed options: parsing limits, accepted media ranges and the encoder's strategies.
     public struct Options: Sendable, Hashable {
         /// The parser's limits.
         public var parsing: FormParsingOptions
         /// The media ranges accepted.
         public var mediaRanges: [MediaRange]
+        /// How ``FormBodyEncoder`` writes arrays and Booleans.
+        public var encoding: FormEncodingOptions
 
         /// Creates options.
         public init(
             parsing: FormParsingOptions = FormParsingOptions(),
-            mediaRanges: [MediaRange] = MediaFormat.form.mediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.form.mediaRanges,
+            encoding: FormEncodingOptions = FormEncodingOptions()
         ) {
             self.parsing = parsing
             self.mediaRanges = mediaRanges
+            self.encoding = encoding
         }
     }
 
@@ -34,6 +40,12 @@ public struct FormSerializerFactory: SerializerFactory {
             .integer(
                 "maxBytes", \.parsing.maxBytes, in: 1...Int(Int32.max), summary: "The largest body parsed, in bytes."),
             .mediaRanges(\.mediaRanges),
+            .choice(
+                "arrayEncoding", \.encoding.arrayEncoding,
+                summary: "How written arrays are named: repeatedName (a=1&a=2), brackets (a[]=1) or indexed (a[0]=1)."),
+            .choice(
+                "boolEncoding", \.encoding.boolEncoding,
+                summary: "How written Booleans are spelled: literal (true, false) or numeric (1, 0)."),
         ]
     }
 
@@ -47,7 +59,8 @@ public struct FormSerializerFactory: SerializerFactory {
 }
 
 extension SerializerModule {
-    /// The form module (`DecantForm`): the `form` serializer for `application/x-www-form-urlencoded`.
+    /// The form module (`DecantForm`): the `form` serializer for `application/x-www-form-urlencoded`, which reads and
+    /// writes.
     public static var form: SerializerModule {
         SerializerModule(name: "DecantForm", factories: [FormSerializerFactory()])
     }
