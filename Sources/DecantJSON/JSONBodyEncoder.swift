@@ -37,6 +37,9 @@ public struct JSONBodyEncoder: BodyEncoder, FormatComponent {
         value is JSONValue || value is any Encodable
     }
 
+    /// Whether `value` is a ``JSONValue``, JSON's own value type.
+    public func writesAsOwnType(_ value: any Sendable) -> Bool { value is JSONValue }
+
     /// Writes `value` as a JSON body of `mediaType`.
     ///
     /// - Throws: `SerializationError` with code `unsupportedValue` for a value that is neither a ``JSONValue`` nor

@@ -64,6 +64,10 @@ public struct StringBodyEncoder: BodyEncoder, FormatComponent {
         return nil
     }
 
+    /// Whether `value` is text: every value this format writes is its own, so a `String` goes out as text before it
+    /// is a JSON string.
+    public func writesAsOwnType(_ value: any Sendable) -> Bool { canEncode(value) }
+
     /// Whether `value` is a `String`, a `Substring` or a `DecodedText`.
     public func canEncode(_ value: any Sendable) -> Bool {
         value is String || value is Substring || value is DecodedText

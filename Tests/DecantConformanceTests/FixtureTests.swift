@@ -62,7 +62,7 @@ import Testing
         #expect(
             perturbations == [
                 "lowercaseHeaderNames", "uppercaseHeaderNames", "contentTypeSpacing", "parameterOrder",
-                "charsetAdded", "trailingWhitespace", "chunkedBody",
+                "charsetAdded", "trailingWhitespace", "chunkedBody", "roundTrip",
             ])
     }
 
@@ -103,10 +103,10 @@ import Testing
         let worse = try Self.fixture(
             Self.okJSON, #"{"perturb": false, "expect": {"error": {"code": "invalidBody"}}}"#, name: "worse")
         let runner = ConformanceRunner(registry: .standard)
-        #expect(try runner.check([good]).passed == 8)
+        #expect(try runner.check([good]).passed == 9)  // the original, 7 perturbations, the round trip
         let failure = #expect(throws: ConformanceFailure.self) { try runner.check([good, bad, worse]) }
         let lines = failure?.description.split(separator: "\n").map(String.init) ?? []
-        #expect(lines.first == "2 of 10 conformance results failed:")
+        #expect(lines.first == "2 of 11 conformance results failed:")
         #expect(lines.dropFirst().map { $0.prefix { $0 != ":" } } == ["  test/bad", "  test/worse"])
         #expect(lines.last?.contains("expected an error, but 'json' produced") == true)
     }
@@ -117,7 +117,8 @@ import Testing
 
     @Test func reportsCountPerModuleInEveryFormat() throws {
         let good = try Self.fixture(
-            Self.okJSON, #"{"perturb": false, "expect": {"serializer": "json", "value": {"a": 1}}}"#)
+            Self.okJSON, #"{"perturb": false, "roundTrip": false, "expect": {"serializer": "json", "value": {"a": 1}}}"#
+        )
         let bad = try Self.fixture(
             Self.okJSON, #"{"perturb": false, "expect": {"serializer": "json", "value": 0}}"#, name: "bad")
         let report = ConformanceRunner(registry: .standard).run([good, bad])

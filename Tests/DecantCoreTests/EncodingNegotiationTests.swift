@@ -9,6 +9,7 @@ private struct StubWriterFactory: SerializerFactory {
     var id: SerializerID
     var ranges: [MediaRange]
     var writes: @Sendable (any Sendable) -> Bool
+    var owns: @Sendable (any Sendable) -> Bool = { _ in false }
     var failsToBuild = false
 
     var format: MediaFormat { MediaFormat(id: id, mediaRanges: ranges, summary: "Writes tagged values (tests).") }
@@ -19,7 +20,7 @@ private struct StubWriterFactory: SerializerFactory {
         if failsToBuild {
             throw SerializationError(code: .invalidOption, message: "The stub encoder refuses to build.")
         }
-        return StubEncoder(id: id, mediaRanges: ranges, writes: writes)
+        return StubEncoder(id: id, mediaRanges: ranges, writes: writes, owns: owns)
     }
 }
 
@@ -27,8 +28,11 @@ private struct StubEncoder: BodyEncoder {
     var id: SerializerID
     var mediaRanges: [MediaRange]
     var writes: @Sendable (any Sendable) -> Bool
+    var owns: @Sendable (any Sendable) -> Bool
 
     func canEncode(_ value: any Sendable) -> Bool { writes(value) }
+
+    func writesAsOwnType(_ value: any Sendable) -> Bool { owns(value) }
 
     func encode(
         _ value: any Sendable, as mediaType: MediaType, options: EncodingOptions
@@ -125,6 +129,22 @@ private let registry = SerializerRegistry(modules: [
         #expect(trace.contains("xml → text/xml (q=0.5, by text/*)"))
         #expect(trace.contains("skipped text: does not write Int"))
         #expect(trace.contains("chosen: xml → application/xml"))
+    }
+
+    @Test func onTiesAFormatsOwnValueTypeWinsOverEncodable() throws {
+        var json = StubWriterFactory(id: "json", ranges: ["application/json"]) { $0 is Int || $0 is String }
+        json.owns = { $0 is Int }
+        var text = StubWriterFactory(id: "text", ranges: ["text/plain"]) { $0 is String }
+        text.owns = { $0 is String }
+        let owning = SerializerRegistry(modules: [SerializerModule(name: "Stubs", factories: [json, text])])
+        let any = AcceptHeader(parsing: "*/*")
+        #expect(owning.negotiate("s", accepting: any).chosen?.id == "text")
+        #expect(owning.negotiate("s", accepting: nil).chosen?.id == "text")
+        #expect(owning.negotiate(1, accepting: any).chosen?.id == "json")
+        // Quality and specificity still come first.
+        #expect(
+            owning.negotiate("s", accepting: AcceptHeader(parsing: "application/json, */*;q=0.5")).chosen?.id == "json")
+        #expect(owning.negotiate("s", accepting: AcceptHeader(parsing: "application/json, */*")).chosen?.id == "json")
     }
 
     @Test func notAcceptableListsWhatTheValueCanBeWrittenIn() {

@@ -77,6 +77,12 @@ public protocol BodyEncoder: Sendable {
     /// Whether `value` is of a type this format writes. Called before choosing the format, so it must not encode.
     func canEncode(_ value: any Sendable) -> Bool
 
+    /// Whether `value` is of the format's own value type (`JSONValue` for JSON, `String` or `DecodedText` for text,
+    /// `Data` for `data`) rather than a value it writes through `Encodable`. Where the quality and specificity of
+    /// two media types tie, negotiation prefers the format whose own type the value is, so a `String` goes out as
+    /// text and a struct as JSON. Defaults to `false`.
+    func writesAsOwnType(_ value: any Sendable) -> Bool
+
     /// Encodes `value` as a body of `mediaType`, one of the types ``mediaRanges`` match (its parameters, such as
     /// `charset`, are requests the encoder honours where it can).
     ///
@@ -98,6 +104,9 @@ extension BodyEncoder where Self: FormatComponent {
 }
 
 extension BodyEncoder {
+    /// `false`: every value is written through `Encodable` unless the format says otherwise.
+    public func writesAsOwnType(_ value: any Sendable) -> Bool { false }
+
     /// The first exact range of ``mediaRanges``, as a media type.
     public var defaultMediaType: MediaType? { exactTypes.first }
 

@@ -3,7 +3,9 @@
 ///
 /// Candidates are ordered by the quality the header gives their media type (the quality of the most specific range
 /// matching it, so `*/*, application/json;q=0` excludes JSON), then by the specificity of that range (a type named
-/// outright beats one a wildcard allowed), then by the registry's installation order. A header with no usable
+/// outright beats one a wildcard allowed), then formats whose own value type the value is
+/// (``BodyEncoder/writesAsOwnType(_:)``: a `String` is text before it is a JSON string), then by the registry's
+/// installation order. A header with no usable
 /// element accepts anything.
 ///
 /// ```swift
@@ -102,7 +104,7 @@ public struct Negotiation: Sendable, CustomStringConvertible {
         self.accept = accept
         self.valueType = valueDescription
         let header = accept.flatMap { $0.elements.isEmpty ? nil : $0 }
-        var candidates: [(candidate: Candidate, specificity: MediaRange.Specificity, index: Int)] = []
+        var candidates: [(candidate: Candidate, specificity: MediaRange.Specificity, ownType: Bool, index: Int)] = []
         var skipped: [Skipped] = []
         for offer in offers {
             let value: any Sendable
@@ -136,7 +138,11 @@ public struct Negotiation: Sendable, CustomStringConvertible {
                 guard quality > 0 else { continue }
                 let candidate = Candidate(
                     id: offer.id, mediaType: mediaType, quality: quality, acceptedBy: range, order: offer.order)
-                candidates.append((candidate, range?.specificity ?? MediaRange.any.specificity, candidates.count))
+                candidates.append(
+                    (
+                        candidate, range?.specificity ?? MediaRange.any.specificity, encoder.writesAsOwnType(value),
+                        candidates.count
+                    ))
                 accepted += 1
             }
             if accepted == 0 {
@@ -152,6 +158,7 @@ public struct Negotiation: Sendable, CustomStringConvertible {
         candidates.sort {
             if $0.candidate.quality != $1.candidate.quality { return $0.candidate.quality > $1.candidate.quality }
             if $0.specificity != $1.specificity { return $0.specificity > $1.specificity }
+            if $0.ownType != $1.ownType { return $0.ownType }
             if $0.candidate.order != $1.candidate.order { return $0.candidate.order < $1.candidate.order }
             return $0.index < $1.index
         }

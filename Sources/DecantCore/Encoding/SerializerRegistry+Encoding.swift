@@ -188,6 +188,8 @@ struct FormatEncoder: BodyEncoder {
 
     func canEncode(_ value: any Sendable) -> Bool { base.canEncode(value) }
 
+    func writesAsOwnType(_ value: any Sendable) -> Bool { base.writesAsOwnType(value) }
+
     func encode(
         _ value: any Sendable, as mediaType: MediaType, options: EncodingOptions
     ) throws(SerializationError)

@@ -52,6 +52,9 @@ public struct DataBodyEncoder: BodyEncoder, FormatComponent {
     /// Whether `value` is `Data`.
     public func canEncode(_ value: any Sendable) -> Bool { value is Data }
 
+    /// Whether `value` is `Data`: every value this format writes is its own.
+    public func writesAsOwnType(_ value: any Sendable) -> Bool { value is Data }
+
     /// The bytes of `value`, labelled `mediaType` as given (parameters included).
     ///
     /// - Throws: ``SerializationError`` with code ``SerializationError/Code/unsupportedValue`` for anything but

@@ -40,6 +40,9 @@ public struct FormBodyEncoder: BodyEncoder, FormatComponent {
         value is FormData || (value is any Encodable && !FormEncoder.isNeverAForm(value))
     }
 
+    /// Whether `value` is ``FormData``, the format's own value type.
+    public func writesAsOwnType(_ value: any Sendable) -> Bool { value is FormData }
+
     /// Writes `value` as an `application/x-www-form-urlencoded` body.
     ///
     /// - Throws: `SerializationError`: `unsupportedValue` for a value that is neither
