@@ -53,7 +53,8 @@ public func fuzzForm(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     precondition(
-        output.filter { $0 == UInt8(ascii: "&") }.count == max(0, form.pairs.count - 1), "separators do not match pairs")
+        output.filter { $0 == UInt8(ascii: "&") }.count == max(0, form.pairs.count - 1), "separators do not match pairs"
+    )
     let reparsed = try? FormParser().parse(written)
     precondition(reparsed == form, "writing and parsing again changes the pairs")
 
