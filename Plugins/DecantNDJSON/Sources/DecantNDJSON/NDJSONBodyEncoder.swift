@@ -52,9 +52,9 @@ public struct NDJSONBodyEncoder: BodyEncoder, FormatComponent {
         let writer = NDJSONRecordWriter(for: contentType, options: options, maxDepth: maxDepth)
         let body: Data
         if let records = value as? JSONRecords {
-            body = writer.write(records.records)
+            body = writer.write(records: records.records)
         } else if let records = value as? [JSONValue] {
-            body = writer.write(records)
+            body = writer.write(records: records)
         } else if let records = value as? [any Encodable] {
             var output = Data()
             for (index, record) in records.enumerated() {

@@ -81,8 +81,9 @@ public struct NDJSONRecordWriter: Sendable {
         return output
     }
 
-    /// The bytes of every record, in order: a whole body (empty for no records).
-    public func write(_ records: some Sequence<JSONValue>) -> Data {
+    /// The bytes of every record, in order: a whole body (empty for no records). (A label, because an array literal
+    /// is also a ``JSONValue``: `write([1, 2])` is one record, the array.)
+    public func write(records: some Sequence<JSONValue>) -> Data {
         var output = Data()
         for record in records { append(record, to: &output) }
         return output

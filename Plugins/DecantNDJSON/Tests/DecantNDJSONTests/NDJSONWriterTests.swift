@@ -86,19 +86,21 @@ private func fixtureRecords() throws -> [(name: String, records: [JSONValue], fr
     ]
 
     @Test func linesAreCompactTextsEachEndedByLF() {
-        let body = NDJSONRecordWriter(framing: .lines).write(Self.records)
+        let body = NDJSONRecordWriter(framing: .lines).write(records: Self.records)
         #expect(String(decoding: body, as: UTF8.self) == Self.compactTexts.map { $0 + "\n" }.joined())
     }
 
     /// RFC 7464 §2.2: each JSON text is preceded by RS (0x1E) and followed by LF.
     @Test func sequencesAreRSTextLF() {
-        let body = NDJSONRecordWriter(framing: .jsonSequence).write(Self.records)
+        let body = NDJSONRecordWriter(framing: .jsonSequence).write(records: Self.records)
         #expect(String(decoding: body, as: UTF8.self) == Self.compactTexts.map { "\u{1E}" + $0 + "\n" }.joined())
         #expect(NDJSONRecordWriter(framing: .jsonSequence).write(JSONValue(7)) == Data([0x1E, 0x37, 0x0A]))
     }
 
     @Test func noRecordsIsAnEmptyBody() {
-        #expect(NDJSONRecordWriter().write([JSONValue]()).isEmpty)
+        #expect(NDJSONRecordWriter().write(records: []).isEmpty)
+        // An array literal is one record, the array.
+        #expect(NDJSONRecordWriter().write([1, 2]) == Data("[1,2]\n".utf8))
     }
 
     /// Encodable records use the encoder's strategies; `.prettyPrinted` is ignored (one record, one line) and
@@ -129,7 +131,7 @@ private func fixtureRecords() throws -> [(name: String, records: [JSONValue], fr
         let fixtures = try fixtureRecords()
         #expect(fixtures.count >= 14)
         for (name, records, framing) in fixtures {
-            let body = NDJSONRecordWriter(framing: framing).write(records)
+            let body = NDJSONRecordWriter(framing: framing).write(records: records)
             #expect(try readWhole(body, framing) == records, "\(name)")
             for seed in UInt64(1)...3 {
                 for maxChunk in [1, 5, 64] {
@@ -143,7 +145,7 @@ private func fixtureRecords() throws -> [(name: String, records: [JSONValue], fr
     @Test(arguments: NDJSONRecordReader.Framing.allCases, UInt64(1)...8)
     func generatedRecordsComeBack(framing: NDJSONRecordReader.Framing, seed: UInt64) throws {
         let records = generatedRecords(seed: seed, count: 40)
-        let body = NDJSONRecordWriter(framing: framing).write(records)
+        let body = NDJSONRecordWriter(framing: framing).write(records: records)
         #expect(try readWhole(body, framing) == records)
         for maxChunk in [1, 3, 17, 256] {
             let chunks = ChunkedBody(body, seed: seed, maxChunk: maxChunk).chunks
@@ -160,12 +162,13 @@ private func fixtureRecords() throws -> [(name: String, records: [JSONValue], fr
         var checked = 0
         for seed in UInt64(1)...4 {
             let records = generatedRecords(seed: seed, count: 40)
-            #expect(try readByPython(NDJSONRecordWriter(framing: framing).write(records), framing) == records)
+            #expect(try readByPython(NDJSONRecordWriter(framing: framing).write(records: records), framing) == records)
             checked += records.count
         }
         for (name, records, _) in try fixtureRecords() {
             #expect(
-                try readByPython(NDJSONRecordWriter(framing: framing).write(records), framing) == records, "\(name)")
+                try readByPython(NDJSONRecordWriter(framing: framing).write(records: records), framing) == records,
+                "\(name)")
             checked += records.count
         }
         #expect(checked > 160)
@@ -264,7 +267,7 @@ private func fixtureRecords() throws -> [(name: String, records: [JSONValue], fr
         var chunks: [Data] = []
         for await chunk in stream.encodedChunks(using: writer) { chunks.append(chunk) }
         #expect(chunks.count == records.count)
-        #expect(chunks.reduce(Data(), +) == writer.write(records))
+        #expect(chunks.reduce(Data(), +) == writer.write(records: records))
     }
 
     @Test func encodableValuesBecomeChunksUntilOneFails() async throws {
