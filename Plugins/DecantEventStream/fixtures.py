@@ -8,7 +8,9 @@ and the pending event discarded at the end of the stream. The canonical form of 
 {"events": [{"type", "data", "lastEventID"}, ...], "retry": N or null} (see Plugins/DecantEventStream/README.md).
 
 Run from anywhere: `python3 Plugins/DecantEventStream/fixtures.py`. It rewrites Fixtures/eventStream/ and is
-deterministic.
+deterministic. `python3 Plugins/DecantEventStream/fixtures.py --interpret FILE` instead prints, as JSON, what
+`interpret()` reads from the body in FILE (and writes nothing): the writer's tests check Decant's event stream writer
+against it.
 """
 import json
 import os
@@ -140,4 +142,8 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 3 and sys.argv[1] == "--interpret":
+        with open(sys.argv[2], "rb") as file:
+            print(json.dumps(interpret(file.read())))
+    else:
+        main()

@@ -7,6 +7,9 @@ non-empty text between two RS), independently of Decant. The canonical form of a
 {"records": [...]} (see Plugins/DecantNDJSON/README.md).
 
 Run from anywhere: `python3 Plugins/DecantNDJSON/fixtures.py`. It rewrites Fixtures/ndjson/ and is deterministic.
+`python3 Plugins/DecantNDJSON/fixtures.py --read lines|sequence FILE` instead prints {"records": [...]}, what
+`lines_records()` or `sequence_records()` (Python's `json.loads` per line or text) read from the body in FILE, and
+writes nothing: the writer's tests check Decant's NDJSON writer against it.
 """
 import json
 import os
@@ -114,4 +117,10 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 4 and sys.argv[1] == "--read":
+        with open(sys.argv[3], "rb") as file:
+            body = file.read()
+        read = sequence_records if sys.argv[2] == "sequence" else lines_records
+        print(json.dumps({"records": read(body) if body else []}))
+    else:
+        main()

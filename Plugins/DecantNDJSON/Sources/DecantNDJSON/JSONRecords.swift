@@ -29,6 +29,18 @@ public struct JSONRecords: Sendable, Hashable, ConformanceRepresentable {
     }
 }
 
+extension JSONRecords: ConformanceInitializable {
+    /// The records of `{"records": [...]}`: what `decant encode --content-type application/x-ndjson` reads.
+    ///
+    /// - Throws: `SerializationError.Code.unsupportedValue` naming the expected form when `form` is not one.
+    public init(conformanceValue form: JSONValue) throws(SerializationError) {
+        guard form.objectEntries?.count == 1, let records = form["records"]?.arrayValue else {
+            throw .canonicalForm(expected: #"{"records": [...]}"#, for: JSONRecords.self)
+        }
+        self.init(records: records)
+    }
+}
+
 extension AsyncSequence where Element == JSONValue {
     /// The records decoded as `T`s as they arrive, with `decoder`'s strategies.
     ///
