@@ -32,6 +32,9 @@ public struct EventStreamBodyEncoder: BodyEncoder, FormatComponent {
         value is ServerSentEvents || value is ServerSentEvent || value is [ServerSentEvent]
     }
 
+    /// Whether `value` is events: every value this format writes is its own.
+    public func writesAsOwnType(_ value: any Sendable) -> Bool { canEncode(value) }
+
     /// Writes `value`'s events as a `text/event-stream` body.
     ///
     /// - Throws: `SerializationError`: `unsupportedValue` for a value ``canEncode(_:)`` refuses; `encodingFailed`

@@ -40,6 +40,10 @@ public struct NDJSONBodyEncoder: BodyEncoder, FormatComponent {
         value is JSONRecords || value is [JSONValue] || value is [any Encodable]
     }
 
+    /// Whether `value` is ``JSONRecords``, the format's own value type (an array is JSON's as much as it is a list
+    /// of records, so ties go to the format installed first).
+    public func writesAsOwnType(_ value: any Sendable) -> Bool { value is JSONRecords }
+
     /// Writes `value`'s records as a body of `mediaType`, framed as `mediaType` implies.
     ///
     /// - Throws: `SerializationError`: `unsupportedValue` for a value ``canEncode(_:)`` refuses; the errors of
