@@ -1,4 +1,5 @@
 public import DecantCore
+import DecantValueTree
 
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
@@ -48,17 +49,18 @@ public struct CBORWriter: Sendable {
     /// - Throws: `SerializationError` with code `encodingFailed` when ``CBORWritingOptions/deterministic`` is set and a
     ///   map has two keys with the same encoding (the coding path names the map).
     public func write(_ value: CBORValue) throws(SerializationError) -> Data {
-        var output: [UInt8] = []
-        try append(value, to: &output)
-        return Data(output)
+        var sink = ByteSink()
+        try Self.write(value, deterministic: options.deterministic, to: &sink)
+        return Data(sink.bytes(from: 0))
     }
 
     /// Appends the bytes of `value` to `output`: for a CBOR sequence (RFC 8742), append its items one after another.
     ///
     /// - Throws: `SerializationError` as ``write(_:)`` does; `output` then holds a partial item.
     public func append(_ value: CBORValue, to output: inout [UInt8]) throws(SerializationError) {
-        var writer = Walk(deterministic: options.deterministic)
-        try writer.write(value, to: &output)
+        var sink = ByteSink()
+        try Self.write(value, deterministic: options.deterministic, to: &sink)
+        output.append(contentsOf: sink.bytes(from: 0))
     }
 }
 
@@ -84,117 +86,114 @@ extension CBORWriter {
         }
     }
 
-    /// One run of the writer over a value.
-    private struct Walk {
-        let deterministic: Bool
+    /// Writes `root` and everything in it, with an explicit stack of the open containers.
+    private static func write(
+        _ root: CBORValue, deterministic: Bool, to output: inout ByteSink
+    ) throws(SerializationError) {
         var stack: [Frame] = []
-
-        init(deterministic: Bool) { self.deterministic = deterministic }
-
-        mutating func write(_ root: CBORValue, to output: inout [UInt8]) throws(SerializationError) {
-            var current: CBORValue? = root
-            while true {
-                if let value = current {
-                    current = nil
-                    switch value {
-                    case .unsignedInteger(let argument): CBORWriter.appendHead(0, argument, to: &output)
-                    case .negativeInteger(let argument): CBORWriter.appendHead(1, argument, to: &output)
-                    case .bignum(let negative, let magnitude): CBORWriter.appendBignum(negative, magnitude, to: &output)
-                    case .bytes(let data):
-                        CBORWriter.appendHead(2, UInt64(data.count), to: &output)
-                        output.append(contentsOf: data)
-                    case .text(let text):
-                        CBORWriter.appendHead(3, UInt64(text.utf8.count), to: &output)
-                        output.append(contentsOf: text.utf8)
-                    case .array(let elements):
-                        CBORWriter.appendHead(4, UInt64(elements.count), to: &output)
-                        if !elements.isEmpty {
-                            stack.append(Frame(elements: elements, isMap: false, count: elements.count))
-                        }
-                    case .map(let entries):
-                        CBORWriter.appendHead(5, UInt64(entries.count), to: &output)
-                        if !entries.isEmpty {
-                            var frame = Frame(entries: entries, isMap: true, count: entries.count * 2)
-                            if deterministic && entries.count > 1 { frame.starts.reserveCapacity(frame.count + 1) }
-                            stack.append(frame)
-                        }
-                    case .tag(let number, let content):
-                        CBORWriter.appendHead(6, number, to: &output)
-                        current = content
-                        continue
-                    case .simple(let number):
-                        if number < 24 {
-                            output.append(0xE0 | number)
-                        } else {
-                            output.append(0xF8)
-                            output.append(number)
-                        }
-                    case .bool(let flag): output.append(flag ? 0xF5 : 0xF4)
-                    case .null: output.append(0xF6)
-                    case .undefined: output.append(0xF7)
-                    case .float(let double): CBORWriter.appendFloat(double, to: &output)
+        var current: CBORValue? = root
+        while true {
+            if let value = current {
+                current = nil
+                switch value {
+                case .unsignedInteger(let argument): CBORWriter.appendHead(0, argument, to: &output)
+                case .negativeInteger(let argument): CBORWriter.appendHead(1, argument, to: &output)
+                case .bignum(let negative, let magnitude): CBORWriter.appendBignum(negative, magnitude, to: &output)
+                case .bytes(let data):
+                    CBORWriter.appendHead(2, UInt64(data.count), to: &output)
+                    data.withUnsafeBytes { output.append($0) }
+                case .text(let text):
+                    CBORWriter.appendHead(3, UInt64(text.utf8.count), to: &output)
+                    output.append(utf8: text)
+                case .array(let elements):
+                    CBORWriter.appendHead(4, UInt64(elements.count), to: &output)
+                    if !elements.isEmpty {
+                        stack.append(Frame(elements: elements, isMap: false, count: elements.count))
                     }
-                }
-                guard !stack.isEmpty else { return }
-                let top = stack.count - 1
-                let next = stack[top].next
-                if next == stack[top].count {
-                    let frame = stack.removeLast()
-                    if deterministic && frame.isMap && frame.entries.count > 1 {
-                        try sortEntries(of: frame, in: &output)
+                case .map(let entries):
+                    CBORWriter.appendHead(5, UInt64(entries.count), to: &output)
+                    if !entries.isEmpty {
+                        var frame = Frame(entries: entries, isMap: true, count: entries.count * 2)
+                        if deterministic && entries.count > 1 { frame.starts.reserveCapacity(frame.count + 1) }
+                        stack.append(frame)
                     }
+                case .tag(let number, let content):
+                    CBORWriter.appendHead(6, number, to: &output)
+                    current = content
                     continue
+                case .simple(let number):
+                    if number < 24 {
+                        output.append(0xE0 | number)
+                    } else {
+                        output.append(0xF8)
+                        output.append(number)
+                    }
+                case .bool(let flag): output.append(flag ? 0xF5 : 0xF4)
+                case .null: output.append(0xF6)
+                case .undefined: output.append(0xF7)
+                case .float(let double): CBORWriter.appendFloat(double, to: &output)
                 }
-                stack[top].next = next + 1
-                if stack[top].isMap {
-                    if deterministic && stack[top].count > 2 { stack[top].starts.append(output.count) }
-                    let entry = stack[top].entries[next >> 1]
-                    current = next & 1 == 0 ? entry.key : entry.value
+            }
+            guard !stack.isEmpty else { return }
+            let top = stack.count - 1
+            let next = stack[top].next
+            if next == stack[top].count {
+                if deterministic && stack[top].isMap && stack[top].count > 2 {
+                    let frame = stack.removeLast()
+                    try sortEntries(of: frame, in: &output, path: stack)
                 } else {
-                    current = stack[top].elements[next]
+                    stack.removeLast()
                 }
+                continue
+            }
+            stack[top].next = next + 1
+            if stack[top].isMap {
+                if deterministic && stack[top].count > 2 { stack[top].starts.append(output.count) }
+                current = next & 1 == 0 ? stack[top].entries[next >> 1].key : stack[top].entries[next >> 1].value
+            } else {
+                current = stack[top].elements[next]
             }
         }
+    }
 
-        /// Reorders the entries of a map just written by the bytes of their keys (RFC 8949 §4.2.1). Maps inside
-        /// were sorted when they were closed, so every key is already in its deterministic encoding.
-        private func sortEntries(of frame: Frame, in output: inout [UInt8]) throws(SerializationError) {
-            let starts = frame.starts + [output.count]
-            let count = frame.entries.count
-            var duplicate: Int?
-            let order = output.withUnsafeBufferPointer { bytes -> [Int] in
-                func key(_ entry: Int) -> UnsafeBufferPointer<UInt8> {
-                    UnsafeBufferPointer(rebasing: bytes[starts[2 * entry]..<starts[2 * entry + 1]])
-                }
-                let order = (0..<count).sorted { key($0).lexicographicallyPrecedes(key($1)) }
-                for index in 1..<count where key(order[index - 1]).elementsEqual(key(order[index])) {
-                    duplicate = order[index]
-                    break
-                }
-                return order
-            }
-            if let duplicate {
-                throw SerializationError(
-                    code: .encodingFailed,
-                    message: "A map has the key \(frame.entries[duplicate].key.kindName) twice, so it has no "
-                        + "deterministic encoding (RFC 8949 §4.2.1; such a map is not valid CBOR, §5.6). Remove the "
-                        + "repeated key, or write without deterministic encoding.",
-                    codingPath: stack.map(\.pathComponent))
-            }
-            guard order != Array(0..<count) else { return }
-            let segment = starts[0]
-            var sorted: [UInt8] = []
-            sorted.reserveCapacity(output.count - segment)
-            for entry in order {
-                sorted.append(contentsOf: output[starts[2 * entry]..<starts[2 * entry + 2]])
-            }
-            output.replaceSubrange(segment..., with: sorted)
+    /// Reorders the entries of a map just written by the bytes of their keys (RFC 8949 §4.2.1). Maps inside
+    /// were sorted when they were closed, so every key is already in its deterministic encoding.
+    private static func sortEntries(
+        of frame: Frame, in output: inout ByteSink, path stack: [Frame]
+    ) throws(SerializationError) {
+        let starts = frame.starts + [output.count]
+        let count = frame.entries.count
+        let bytes = output.bytes(from: 0)
+        func key(_ entry: Int) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: bytes[starts[2 * entry]..<starts[2 * entry + 1]])
         }
+        let order = (0..<count).sorted { key($0).lexicographicallyPrecedes(key($1)) }
+        var duplicate: Int?
+        for index in 1..<count where key(order[index - 1]).elementsEqual(key(order[index])) {
+            duplicate = order[index]
+            break
+        }
+        if let duplicate {
+            throw SerializationError(
+                code: .encodingFailed,
+                message: "A map has the key \(frame.entries[duplicate].key.kindName) twice, so it has no "
+                    + "deterministic encoding (RFC 8949 §4.2.1; such a map is not valid CBOR, §5.6). Remove the "
+                    + "repeated key, or write without deterministic encoding.",
+                codingPath: stack.map(\.pathComponent))
+        }
+        guard order != Array(0..<count) else { return }
+        let segment = starts[0]
+        var sorted: [UInt8] = []
+        sorted.reserveCapacity(output.count - segment)
+        for entry in order {
+            sorted.append(contentsOf: bytes[starts[2 * entry]..<starts[2 * entry + 2]])
+        }
+        output.overwrite(from: segment, with: sorted)
     }
 
     /// Appends a head: the major type and its argument in the shortest form (RFC 8949 §3, §4.1).
     @inline(__always)
-    static func appendHead(_ major: UInt8, _ argument: UInt64, to output: inout [UInt8]) {
+    static func appendHead(_ major: UInt8, _ argument: UInt64, to output: inout ByteSink) {
         let type = major << 5
         if argument < 24 {
             output.append(type | UInt8(argument))
@@ -214,7 +213,7 @@ extension CBORWriter {
     }
 
     @inline(__always)
-    static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to output: inout [UInt8]) {
+    static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to output: inout ByteSink) {
         var shift = T.bitWidth - 8
         while shift >= 0 {
             output.append(UInt8(truncatingIfNeeded: value >> shift))
@@ -224,7 +223,7 @@ extension CBORWriter {
 
     /// A bignum: a plain integer when the magnitude fits 64 bits, else tag 2 or 3 over the magnitude without leading
     /// zero bytes (RFC 8949 §3.4.3).
-    static func appendBignum(_ negative: Bool, _ magnitude: [UInt8], to output: inout [UInt8]) {
+    static func appendBignum(_ negative: Bool, _ magnitude: [UInt8], to output: inout ByteSink) {
         let digits = magnitude.drop { $0 == 0 }
         if digits.count <= 8 {
             appendHead(negative ? 1 : 0, digits.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }, to: &output)
@@ -232,13 +231,15 @@ extension CBORWriter {
         }
         appendHead(6, negative ? 3 : 2, to: &output)
         appendHead(2, UInt64(digits.count), to: &output)
-        output.append(contentsOf: digits)
+        digits.withUnsafeBytes { output.append($0) }
     }
 
     /// A float in the shortest of half, single and double precision that holds its value exactly; NaN as `f9 7e 00`.
-    static func appendFloat(_ double: Double, to output: inout [UInt8]) {
+    static func appendFloat(_ double: Double, to output: inout ByteSink) {
         if double.isNaN {
-            output.append(contentsOf: [0xF9, 0x7E, 0x00])
+            output.append(0xF9)
+            output.append(0x7E)
+            output.append(0x00)
             return
         }
         let single = Float(double)

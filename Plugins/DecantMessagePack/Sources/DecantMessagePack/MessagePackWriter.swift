@@ -1,4 +1,5 @@
 public import DecantCore
+import DecantValueTree
 
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
@@ -39,15 +40,22 @@ public struct MessagePackWriter: Sendable {
     ///   hold: a string, binary, extension data, array or map longer than 2^32 - 1 bytes or elements, or a timestamp
     ///   whose nanoseconds exceed 999,999,999.
     public func write(_ value: MessagePackValue) throws(SerializationError) -> Data {
-        var output: [UInt8] = []
-        try append(value, to: &output)
-        return Data(output)
+        var sink = ByteSink()
+        try Self.write(value, to: &sink)
+        return Data(sink.bytes(from: 0))
     }
 
     /// Appends the bytes of `value` to `output`: for a stream of objects, append them one after another.
     ///
     /// - Throws: `SerializationError` as ``write(_:)`` does; `output` then holds a partial object.
     public func append(_ value: MessagePackValue, to output: inout [UInt8]) throws(SerializationError) {
+        var sink = ByteSink()
+        try Self.write(value, to: &sink)
+        output.append(contentsOf: sink.bytes(from: 0))
+    }
+
+    /// Writes `value` and everything in it, with an explicit stack of the open containers.
+    private static func write(_ value: MessagePackValue, to output: inout ByteSink) throws(SerializationError) {
         var stack: [Frame] = []
         var current: MessagePackValue? = value
         while true {
@@ -56,32 +64,32 @@ public struct MessagePackWriter: Sendable {
                 switch value {
                 case .nil: output.append(0xC0)
                 case .bool(let flag): output.append(flag ? 0xC3 : 0xC2)
-                case .int(let integer): Self.appendInteger(integer, to: &output)
+                case .int(let integer): appendInteger(integer, to: &output)
                 case .uint(let integer):
                     output.append(0xCF)
-                    Self.appendBigEndian(integer, to: &output)
+                    appendBigEndian(integer, to: &output)
                 case .float32(let float):
                     output.append(0xCA)
-                    Self.appendBigEndian(float.bitPattern, to: &output)
+                    appendBigEndian(float.bitPattern, to: &output)
                 case .float64(let double):
                     output.append(0xCB)
-                    Self.appendBigEndian(double.bitPattern, to: &output)
+                    appendBigEndian(double.bitPattern, to: &output)
                 case .string(let string):
                     let count = string.utf8.count
                     if count < 32 {
                         output.append(0xA0 | UInt8(count))
                     } else {
-                        try Self.appendLength(count, codes: (0xD9, 0xDA, 0xDB), of: "a string", stack, to: &output)
+                        try appendLength(count, codes: (0xD9, 0xDA, 0xDB), of: "a string", stack, to: &output)
                     }
-                    output.append(contentsOf: string.utf8)
+                    output.append(utf8: string)
                 case .binary(let bytes):
-                    try Self.appendLength(bytes.count, codes: (0xC4, 0xC5, 0xC6), of: "binary data", stack, to: &output)
-                    output.append(contentsOf: bytes)
+                    try appendLength(bytes.count, codes: (0xC4, 0xC5, 0xC6), of: "binary data", stack, to: &output)
+                    bytes.withUnsafeBytes { output.append($0) }
                 case .array(let elements):
                     if elements.count < 16 {
                         output.append(0x90 | UInt8(elements.count))
                     } else {
-                        try Self.appendLength(
+                        try appendLength(
                             elements.count, codes: nil, array: true, of: "an array", stack, to: &output)
                     }
                     if !elements.isEmpty { stack.append(Frame(elements: elements, count: elements.count)) }
@@ -89,13 +97,13 @@ public struct MessagePackWriter: Sendable {
                     if entries.count < 16 {
                         output.append(0x80 | UInt8(entries.count))
                     } else {
-                        try Self.appendLength(entries.count, codes: nil, array: false, of: "a map", stack, to: &output)
+                        try appendLength(entries.count, codes: nil, array: false, of: "a map", stack, to: &output)
                     }
                     if !entries.isEmpty { stack.append(Frame(entries: entries, count: entries.count * 2)) }
                 case .ext(let type, let data):
-                    try Self.appendExtension(type: type, data, stack, to: &output)
+                    try appendExtension(type: type, data, stack, to: &output)
                 case .timestamp(let seconds, let nanoseconds):
-                    try Self.appendTimestamp(seconds: seconds, nanoseconds: nanoseconds, stack, to: &output)
+                    try appendTimestamp(seconds: seconds, nanoseconds: nanoseconds, stack, to: &output)
                 }
             }
             guard let top = stack.indices.last else { return }
@@ -106,8 +114,7 @@ public struct MessagePackWriter: Sendable {
             }
             stack[top].next = next + 1
             if stack[top].isMap {
-                let entry = stack[top].entries[next >> 1]
-                current = next & 1 == 0 ? entry.key : entry.value
+                current = next & 1 == 0 ? stack[top].entries[next >> 1].key : stack[top].entries[next >> 1].value
             } else {
                 current = stack[top].elements[next]
             }
@@ -124,16 +131,18 @@ extension MessagePackWriter {
         var count: Int
         /// The next child: an element index, or for a map twice the entry index, plus one for the value.
         var next = 0
-        var isMap: Bool { !entries.isEmpty }
+        var isMap: Bool
 
         init(elements: [MessagePackValue], count: Int) {
             self.elements = elements
             self.count = count
+            isMap = false
         }
 
         init(entries: [MessagePackValue.Entry], count: Int) {
             self.entries = entries
             self.count = count
+            isMap = true
         }
 
         /// The child being written, for coding paths: its index, or its key's text in a map (`(key)` otherwise).
@@ -151,7 +160,7 @@ extension MessagePackWriter {
 
     /// An integer in the smallest form: fixints, else uint 8-64 for non-negative values and int 8-64 for negative ones.
     @inline(__always)
-    static func appendInteger(_ integer: Int64, to output: inout [UInt8]) {
+    static func appendInteger(_ integer: Int64, to output: inout ByteSink) {
         if integer >= 0 {
             if integer < 128 {
                 output.append(UInt8(integer))
@@ -186,7 +195,7 @@ extension MessagePackWriter {
     }
 
     @inline(__always)
-    static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to output: inout [UInt8]) {
+    static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to output: inout ByteSink) {
         var shift = T.bitWidth - 8
         while shift >= 0 {
             output.append(UInt8(truncatingIfNeeded: value >> shift))
@@ -196,8 +205,9 @@ extension MessagePackWriter {
 
     /// A length with an 8-, 16- or 32-bit field (`codes` for str and bin), or a 16- or 32-bit one (array and map).
     private static func appendLength(
-        _ count: Int, codes: (UInt8, UInt8, UInt8)?, array: Bool = false, of kind: String, _ stack: [Frame],
-        to output: inout [UInt8]
+        _ count: Int, codes: (UInt8, UInt8, UInt8)?, array: Bool = false, of kind: String,
+        _ stack: @autoclosure () -> [Frame],
+        to output: inout ByteSink
     ) throws(SerializationError) {
         if let codes, count <= 0xFF {
             output.append(codes.0)
@@ -211,13 +221,13 @@ extension MessagePackWriter {
         } else {
             throw failure(
                 "MessagePack cannot hold \(kind) of \(count) \(codes == nil ? "elements" : "bytes"): its longest "
-                    + "is 4,294,967,295.", stack)
+                    + "is 4,294,967,295.", stack())
         }
     }
 
     /// An extension: fixext for data of 1, 2, 4, 8 or 16 bytes, else ext 8, 16 or 32.
     private static func appendExtension(
-        type: Int8, _ data: [UInt8], _ stack: [Frame], to output: inout [UInt8]
+        type: Int8, _ data: [UInt8], _ stack: @autoclosure () -> [Frame], to output: inout ByteSink
     ) throws(SerializationError) {
         switch data.count {
         case 1: output.append(0xD4)
@@ -226,30 +236,34 @@ extension MessagePackWriter {
         case 8: output.append(0xD7)
         case 16: output.append(0xD8)
         default:
-            try appendLength(data.count, codes: (0xC7, 0xC8, 0xC9), of: "extension data", stack, to: &output)
+            try appendLength(data.count, codes: (0xC7, 0xC8, 0xC9), of: "extension data", stack(), to: &output)
         }
         output.append(UInt8(bitPattern: type))
-        output.append(contentsOf: data)
+        data.withUnsafeBytes { output.append($0) }
     }
 
     /// A timestamp (extension type -1) in the smallest of its three forms.
     private static func appendTimestamp(
-        seconds: Int64, nanoseconds: UInt32, _ stack: [Frame], to output: inout [UInt8]
+        seconds: Int64, nanoseconds: UInt32, _ stack: @autoclosure () -> [Frame], to output: inout ByteSink
     ) throws(SerializationError) {
         guard nanoseconds <= 999_999_999 else {
             throw failure(
-                "A timestamp has \(nanoseconds) nanoseconds; MessagePack's timestamps hold 0 to 999,999,999.", stack)
+                "A timestamp has \(nanoseconds) nanoseconds; MessagePack's timestamps hold 0 to 999,999,999.", stack())
         }
         if seconds >= 0 && seconds >> 34 == 0 {
             if nanoseconds == 0 && seconds >> 32 == 0 {
-                output.append(contentsOf: [0xD6, 0xFF])
+                output.append(0xD6)
+                output.append(0xFF)
                 appendBigEndian(UInt32(seconds), to: &output)
             } else {
-                output.append(contentsOf: [0xD7, 0xFF])
+                output.append(0xD7)
+                output.append(0xFF)
                 appendBigEndian(UInt64(nanoseconds) << 34 | UInt64(seconds), to: &output)
             }
         } else {
-            output.append(contentsOf: [0xC7, 12, 0xFF])
+            output.append(0xC7)
+            output.append(12)
+            output.append(0xFF)
             appendBigEndian(nanoseconds, to: &output)
             appendBigEndian(UInt64(bitPattern: seconds), to: &output)
         }
