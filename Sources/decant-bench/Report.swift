@@ -54,6 +54,7 @@ struct Target {
             .ratio("inflate.photo.png", atLeast: 1.5),
             .ratio("plugin.cbor", atLeast: 10), .ratio("plugin.cbor.json", atLeast: 1),
             .ratio("plugin.msgpack", atLeast: 10), .ratio("plugin.msgpack.json", atLeast: 1),
+            .ratio("plugin.cbor.encode", atLeast: 1), .ratio("plugin.msgpack.encode", atLeast: 1),
             .rate("plugin.multipart", atLeast: 1000),
             .ratio("stream.ndjson", atLeast: 10), .rate("stream.sse", atLeast: 1000),
             Target(

@@ -93,6 +93,15 @@ enum PluginWorkloads {
                     let parser = CBORParser()
                     return ({ try topLevelCount(parser.parse(data)) }, { try countValues(parser.parse(data)) })
                 })
+            + [
+                encodeRow(
+                    name: "plugin.cbor.encode", format: "CBOR", value: CBORValue.self,
+                    write: { try CBORWriter().write($0) }, readBack: { try CBORParser().parse($0).conformanceValue() }),
+                encodeRow(
+                    name: "plugin.msgpack.encode", format: "MessagePack", value: MessagePackValue.self,
+                    write: { try MessagePackWriter().write($0) },
+                    readBack: { try MessagePackParser().parse($0).conformanceValue() }),
+            ]
             + binary(
                 name: "plugin.msgpack", format: "MessagePack", encode: BinaryEncodings.messagePack,
                 decode: { data in
@@ -103,6 +112,34 @@ enum PluginWorkloads {
                     let parser = MessagePackParser()
                     return ({ try topLevelCount(parser.parse(data)) }, { try countValues(parser.parse(data)) })
                 })
+    }
+
+    /// A row for a binary format's writer: twitter.json's data, as the format's value (built from the JSON tree
+    /// through the canonical form's inverse, outside the timing), written to bytes, against Decant's own JSON writer
+    /// writing the same data from its `JSONValue` (`jsonData()`). Both sides count the JSON form's bytes, so the ratio
+    /// is one of values written per second. `readBack` parses the bytes and gives their canonical form, checked
+    /// (once, untimed) against the JSON tree.
+    static func encodeRow<Value: ConformanceInitializable>(
+        name: String, format: String, value: Value.Type, write: @escaping @Sendable (Value) throws -> Data,
+        readBack: @escaping @Sendable (Data) throws -> JSONValue
+    ) -> Workload {
+        Workload(
+            name: name, unit: .megabytesPerSecond, baselineName: "Decant JSONValue.jsonData()",
+            summary: "twitter.json's data written as \(format) from its value, against Decant's JSON writer"
+        ) { _ in
+            let json = try Corpora.data(Corpora.JSONFile.twitter.relativePath)
+            let tree = try JSONParser().parse(json)
+            let value = try Value(conformanceValue: tree)
+            let encoded = try write(value)
+            let same = try readBack(encoded) == tree
+            return .timed(
+                TimedBench(
+                    quantity: Double(json.count),
+                    decant: Contender(name: "Decant \(format) writer") { try write(value).count },
+                    baseline: .inProcess(Contender(name: "Decant JSON writer") { tree.jsonData().count }),
+                    note: "\(encoded.count) bytes of \(format) for \(json.count) of JSON"
+                        + (same ? "" : "; the \(format) bytes do not read back as the JSON's data")))
+        }
     }
 
     /// Three rows for a binary format: twitter.json's data encoded to it in the bench, decoded, in MB/s of the binary

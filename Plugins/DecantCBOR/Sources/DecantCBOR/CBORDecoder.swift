@@ -11,8 +11,10 @@ import DecantValueTree
 ///
 /// Keyed containers read maps by their text-string keys (other keys are ignored), unkeyed containers read arrays
 /// (and byte strings, one integer per byte), and tags are looked through to their content (`1(1363896240)` decodes
-/// as a number). Number conversions are exact or throw: `1.5` is not an `Int`, `300` is not a `UInt8`, and a float
-/// becomes a `Float` only when it has the same value as one (NaN included). `Data` decodes from a byte string.
+/// as a number), except that a `Date` decodes from tag 0 (an RFC 3339 date-time string) and tag 1 (seconds since
+/// 1970), as ``CBOREncoder`` writes it; an untagged number decodes as `Date`'s own `Decodable` reads it. Number
+/// conversions are exact or throw: `1.5` is not an `Int`, `300` is not a `UInt8`, and a float becomes a `Float` only
+/// when it has the same value as one (NaN included). `Data` decodes from a byte string.
 /// `null` and `undefined` are both `nil`.
 ///
 /// ```swift
@@ -63,7 +65,30 @@ private struct CBORValueDecoder: Decoder {
 
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         if T.self == Data.self, case .bytes(let data) = content, let result = data as? T { return result }
+        if T.self == Date.self, case .tag(let number, let tagged) = value, number <= 1,
+            let result = try taggedDate(number, tagged) as? T
+        {
+            return result
+        }
         return try T(from: self)
+    }
+
+    /// The date of tag 0 (an RFC 3339 text string) or tag 1 (seconds since 1970), RFC 8949 §3.4.1-2.
+    func taggedDate(_ number: UInt64, _ content: CBORValue) throws -> Date {
+        if number == 1 {
+            switch content {
+            case .float(let seconds): return Date(timeIntervalSince1970: seconds)
+            case .unsignedInteger(let seconds): return Date(timeIntervalSince1970: Double(seconds))
+            case .negativeInteger(let n): return Date(timeIntervalSince1970: -1 - Double(n))
+            default: throw mismatch(Date.self, "a number of seconds under tag 1")
+            }
+        }
+        guard case .text(let text) = content else { throw mismatch(Date.self, "a date-time text string under tag 0") }
+        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
+        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+        throw DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: codingPath, debugDescription: "The tag 0 text \"\(text)\" is not an RFC 3339 date-time."))
     }
 
     func mismatch(_ type: Any.Type, _ expected: String) -> DecodingError {

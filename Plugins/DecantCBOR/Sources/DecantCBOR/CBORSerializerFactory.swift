@@ -1,24 +1,29 @@
 public import DecantCore
 
-/// The factory of ``CBORResponseSerializer`` (id `cbor`).
+/// The factory of ``CBORResponseSerializer``, ``CBORResponseDecoder`` and ``CBORBodyEncoder`` (id `cbor`).
 ///
 /// Configuration options: `maxDepth` (integer, default 512), `maxItems` (integer, default 1,000,000),
 /// `duplicateKeys` (`"reject"` or `"lastWins"`, default `"reject"`), `allowsTwoByteLowSimpleValues` (boolean, default
-/// `false`) and `mediaRanges` (an array of media ranges); see ``CBORParsingOptions``.
+/// `false`), see ``CBORParsingOptions``; `deterministic` (boolean, default `false`), see ``CBORWritingOptions``; and
+/// `mediaRanges` (an array of media ranges).
 public struct CBORSerializerFactory: SerializerFactory {
-    /// The typed options: parsing limits and accepted media ranges.
+    /// The typed options: parsing limits, how bodies are written, and the media ranges accepted and written.
     public struct Options: Sendable, Hashable {
         /// The parser's limits and duplicate-key policy.
         public var parsing: CBORParsingOptions
-        /// The media ranges accepted.
+        /// How bodies are written: preferred serialization, or core deterministic encoding.
+        public var writing: CBORWritingOptions
+        /// The media ranges accepted and written.
         public var mediaRanges: [MediaRange]
 
         /// Creates options.
         public init(
             parsing: CBORParsingOptions = CBORParsingOptions(),
+            writing: CBORWritingOptions = CBORWritingOptions(),
             mediaRanges: [MediaRange] = MediaFormat.cbor.mediaRanges
         ) {
             self.parsing = parsing
+            self.writing = writing
             self.mediaRanges = mediaRanges
         }
     }
@@ -41,6 +46,10 @@ public struct CBORSerializerFactory: SerializerFactory {
             .bool(
                 "allowsTwoByteLowSimpleValues", \.parsing.allowsTwoByteLowSimpleValues,
                 summary: "Accepts the two-byte form of simple values below 32 (f8 00 to f8 1f), as RFC 7049 did."),
+            .bool(
+                "deterministic", \.writing.deterministic,
+                summary: "Writes bodies in core deterministic encoding (RFC 8949 §4.2.1): map keys sorted by their "
+                    + "encoded bytes."),
             .mediaRanges(\.mediaRanges),
         ]
     }
@@ -56,6 +65,13 @@ public struct CBORSerializerFactory: SerializerFactory {
     /// A ``CBORResponseDecoder`` with the options' parsing options and media ranges.
     public func makeDecoder(options: Options) -> (any ResponseDecoder)? {
         CBORResponseDecoder(decoder: CBORDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges)
+    }
+
+    /// A ``CBORBodyEncoder`` with the options' writing options, media ranges and depth limit: ``CBORValue`` and
+    /// `Encodable` values written as `application/cbor` (or another type the ranges cover).
+    public func makeEncoder(options: Options) -> (any BodyEncoder)? {
+        CBORBodyEncoder(
+            writingOptions: options.writing, maxDepth: options.parsing.maxDepth, mediaRanges: options.mediaRanges)
     }
 }
 

@@ -1,6 +1,7 @@
 public import DecantCore
 
-/// The factory of ``MessagePackResponseSerializer`` (id `msgpack`).
+/// The factory of ``MessagePackResponseSerializer``, ``MessagePackResponseDecoder`` and ``MessagePackBodyEncoder`` (id
+/// `msgpack`).
 ///
 /// Configuration options: `maxDepth` (integer, default 512), `maxBytes` (integer, default 64 MiB), `maxItems`
 /// (integer, default 1,000,000), `replaceInvalidUTF8` (boolean, default `false`), `allowsMultipleValues` (boolean,
@@ -58,6 +59,12 @@ public struct MessagePackSerializerFactory: SerializerFactory {
     public func makeDecoder(options: Options) -> (any ResponseDecoder)? {
         MessagePackResponseDecoder(
             decoder: MessagePackDecoder(parsingOptions: options.parsing), mediaRanges: options.mediaRanges)
+    }
+
+    /// A ``MessagePackBodyEncoder`` with the options' media ranges and depth limit: ``MessagePackValue`` and
+    /// `Encodable` values written as `application/msgpack` (or another type the ranges cover).
+    public func makeEncoder(options: Options) -> (any BodyEncoder)? {
+        MessagePackBodyEncoder(maxDepth: options.parsing.maxDepth, mediaRanges: options.mediaRanges)
     }
 }
 

@@ -1,4 +1,4 @@
-import DecantCore
+public import DecantCore
 public import DecantJSON
 import Foundation
 
@@ -124,5 +124,140 @@ struct MessagePackTextWriter {
     private mutating func writeString(_ string: String) throws(SerializationError) {
         if string.utf8.count > JSONValue.maxStringBytes { _ = try JSONValue(checking: string) }
         JSONText.appendQuoted(string, to: &output)
+    }
+}
+
+extension MessagePackValue: ConformanceInitializable {
+    /// Builds the value whose canonical form (``conformanceValue()``) is `form`: the inverse of that form, so that
+    /// `decant encode --content-type application/msgpack` writes what `decant decode --json` printed.
+    ///
+    /// JSON integers become integers (-2^63 to 2^64 - 1), other numbers ``float64(_:)`` (the canonical form does not
+    /// say a float's width, so a ``float32(_:)`` comes back as the float 64 of the same value), objects maps with
+    /// string keys, and the typed objects (`$bytes`, `$map`, `$ext`, `$timestamp`, `$float`) what they stand for. A map
+    /// whose only key is one of those names has the same canonical form as the value the name stands for, and is read
+    /// as that value. Builds without recursion, so any depth is safe.
+    ///
+    /// - Throws: `SerializationError.canonicalForm(expected:for:)` (`unsupportedValue`) for JSON that is not such a
+    ///   form: a typed object with a bad member, an integer out of range.
+    public init(conformanceValue form: JSONValue) throws(SerializationError) {
+        struct Frame {
+            var keys: [String]?
+            var isPairs: Bool
+            var pending: [JSONValue]
+            var next = 0
+            var built: [MessagePackValue] = []
+        }
+        var stack: [Frame] = []
+        var current: JSONValue? = form
+        while true {
+            var finished: MessagePackValue?
+            if let json = current {
+                current = nil
+                switch try Self.canonicalPiece(of: json) {
+                case .leaf(let value): finished = value
+                case .array(let children): stack.append(Frame(keys: nil, isPairs: false, pending: children))
+                case .members(let keys, let children):
+                    stack.append(Frame(keys: keys, isPairs: false, pending: children))
+                case .pairs(let children): stack.append(Frame(keys: nil, isPairs: true, pending: children))
+                }
+            } else if let top = stack.indices.last {
+                if stack[top].next < stack[top].pending.count {
+                    current = stack[top].pending[stack[top].next]
+                    stack[top].next += 1
+                    continue
+                }
+                let frame = stack.removeLast()
+                if let keys = frame.keys {
+                    finished = .map(zip(keys, frame.built).map { Entry(.string($0), $1) })
+                } else if frame.isPairs {
+                    finished = .map(
+                        stride(from: 0, to: frame.built.count, by: 2).map {
+                            Entry(frame.built[$0], frame.built[$0 + 1])
+                        })
+                } else {
+                    finished = .array(frame.built)
+                }
+            }
+            guard let value = finished else { continue }
+            guard let top = stack.indices.last else {
+                self = value
+                return
+            }
+            stack[top].built.append(value)
+        }
+    }
+
+    /// One value of the canonical form: finished, or a container with its children still to build.
+    private enum CanonicalPiece {
+        case leaf(MessagePackValue)
+        case array([JSONValue])
+        case members([String], [JSONValue])
+        /// A `$map`: keys and values alternating.
+        case pairs([JSONValue])
+    }
+
+    private static func canonicalPiece(of json: JSONValue) throws(SerializationError) -> CanonicalPiece {
+        func fail(_ expected: String) -> SerializationError {
+            .canonicalForm(expected: expected, for: MessagePackValue.self)
+        }
+        switch json.kind {
+        case .null: return .leaf(.nil)
+        case .bool: return .leaf(.bool(json.boolValue ?? false))
+        case .string: return .leaf(.string(json.stringValue ?? ""))
+        case .number:
+            guard let number = json.numberValue else { throw fail("a number") }
+            if number.isInteger {
+                if let integer = number.int64Value { return .leaf(.int(integer)) }
+                if let integer = number.uint64Value { return .leaf(.uint(integer)) }
+                throw fail("an integer from -2^63 to 2^64 - 1")
+            }
+            guard let double = number.doubleValue else { throw fail("a number a Double holds") }
+            return .leaf(.float64(double))
+        case .array: return .array(json.arrayValue ?? [])
+        case .object: break
+        }
+        let members = json.objectEntries ?? []
+        guard let first = members.first, first.key.hasPrefix("$") else {
+            return .members(members.map(\.key), members.map(\.value))
+        }
+        switch (first.key, members.count) {
+        case ("$bytes", 1):
+            guard let text = first.value.stringValue, let data = Data(base64Encoded: text) else {
+                throw fail(#"{"$bytes": "<base64>"}"#)
+            }
+            return .leaf(.binary([UInt8](data)))
+        case ("$map", 1):
+            guard let pairs = first.value.arrayValue else { throw fail(#"{"$map": [[key, value], ...]}"#) }
+            var children: [JSONValue] = []
+            for pair in pairs {
+                guard let items = pair.arrayValue, items.count == 2 else {
+                    throw fail(#"{"$map": [[key, value], ...]}"#)
+                }
+                children += items
+            }
+            return .pairs(children)
+        case ("$ext", 2):
+            guard let type = first.value.numberValue?.int64Value.flatMap({ Int8(exactly: $0) }),
+                members[1].key == "data",
+                let text = members[1].value.stringValue, let data = Data(base64Encoded: text)
+            else { throw fail(#"{"$ext": <-128 to 127>, "data": "<base64>"}"#) }
+            return .leaf(.ext(type: type, data: [UInt8](data)))
+        case ("$timestamp", 1):
+            let expected = #"{"$timestamp": {"seconds": <Int64>, "nanoseconds": <0 to 999999999>}}"#
+            guard let parts = first.value.objectEntries, parts.count == 2,
+                let seconds = first.value["seconds"]?.numberValue?.int64Value,
+                let nanoseconds = first.value["nanoseconds"]?.numberValue?.int64Value.flatMap({ UInt32(exactly: $0) }),
+                nanoseconds <= 999_999_999
+            else { throw fail(expected) }
+            return .leaf(.timestamp(seconds: seconds, nanoseconds: nanoseconds))
+        case ("$float", 1):
+            switch first.value.stringValue {
+            case "NaN": return .leaf(.float64(.nan))
+            case "Infinity": return .leaf(.float64(.infinity))
+            case "-Infinity": return .leaf(.float64(-.infinity))
+            default: throw fail(#"{"$float": "NaN"}, {"$float": "Infinity"} or {"$float": "-Infinity"}"#)
+            }
+        default: return .members(members.map(\.key), members.map(\.value))
+        }
     }
 }
