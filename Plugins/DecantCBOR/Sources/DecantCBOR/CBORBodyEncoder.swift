@@ -49,6 +49,9 @@ public struct CBORBodyEncoder: BodyEncoder, FormatComponent {
         value is CBORValue || value is any Encodable
     }
 
+    /// Whether `value` is a ``CBORValue``, the format's own value type.
+    public func writesAsOwnType(_ value: any Sendable) -> Bool { value is CBORValue }
+
     /// Writes `value` as a body of `mediaType`.
     ///
     /// - Throws: `SerializationError` with code `unsupportedValue` for a value that is neither a ``CBORValue`` nor

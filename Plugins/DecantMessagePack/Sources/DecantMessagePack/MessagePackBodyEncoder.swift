@@ -43,6 +43,9 @@ public struct MessagePackBodyEncoder: BodyEncoder, FormatComponent {
         value is MessagePackValue || value is any Encodable
     }
 
+    /// Whether `value` is a ``MessagePackValue``, the format's own value type.
+    public func writesAsOwnType(_ value: any Sendable) -> Bool { value is MessagePackValue }
+
     /// Writes `value` as a body of `mediaType`.
     ///
     /// - Throws: `SerializationError` with code `unsupportedValue` for a value that is neither a
