@@ -25,8 +25,8 @@ public import DecantCore
 public protocol ConformanceInitializable: ConformanceRepresentable, Sendable {
     /// Builds the value whose ``ConformanceRepresentable/conformanceValue()`` is `form`.
     ///
-    /// - Throws: ``SerializationError`` with code ``SerializationError/Code/unsupportedValue`` when `form` is not the
-    ///   canonical form of such a value (``SerializationError/canonicalForm(expected:for:)`` says what was expected).
+    /// - Throws: `SerializationError` with code `unsupportedValue` when `form` is not the canonical form of such a
+    ///   value (`SerializationError.canonicalForm(expected:for:)` says what was expected).
     init(conformanceValue form: JSONValue) throws(SerializationError)
 }
 
