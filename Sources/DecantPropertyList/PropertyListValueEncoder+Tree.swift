@@ -65,6 +65,18 @@ final class EncodingContext {
             serializerID: "propertyList", codingPath: path.map(\.stringValue), underlying: error)
     }
 
+    /// Where a container (or encoder) nested in one at `depth` and `codingPath` under `key` goes: one level deeper
+    /// when that is within ``maxDepth``; else the failure is recorded and the same path and depth are returned
+    /// (`fits` false, the container is not attached), so that code nesting containers in an endless loop stays
+    /// linear.
+    func nesting(
+        at depth: Int, codingPath: [any CodingKey], key: any CodingKey
+    ) -> (codingPath: [any CodingKey], depth: Int, fits: Bool) {
+        if depth < maxDepth { return (codingPath + [key], depth + 1, true) }
+        if failure == nil { record(tooDeep(at: codingPath + [key])) }
+        return (codingPath, depth, false)
+    }
+
     /// The error for a misuse of the `Encoder` API at `codingPath`.
     func misuse(_ what: String, at codingPath: [any CodingKey]) -> SerializationError {
         SerializationError(
@@ -306,25 +318,18 @@ struct EncodingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let nested = DictionaryBox()
-        let path = codingPath + [key]
-        if depth < encoder.context.maxDepth {
-            box.append(name(key), .dictionary(nested))
-        } else {
-            encoder.context.record(encoder.context.tooDeep(at: path))
-        }
+        let place = encoder.context.nesting(at: depth, codingPath: codingPath, key: key)
+        if place.fits { box.append(name(key), .dictionary(nested)) }
         return KeyedEncodingContainer(
-            EncodingKeyedContainer<NestedKey>(encoder: encoder, box: nested, codingPath: path, depth: depth + 1))
+            EncodingKeyedContainer<NestedKey>(
+                encoder: encoder, box: nested, codingPath: place.codingPath, depth: place.depth))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = ArrayBox()
-        let path = codingPath + [key]
-        if depth < encoder.context.maxDepth {
-            box.append(name(key), .array(nested))
-        } else {
-            encoder.context.record(encoder.context.tooDeep(at: path))
-        }
-        return EncodingUnkeyedContainer(encoder: encoder, box: nested, codingPath: path, depth: depth + 1)
+        let place = encoder.context.nesting(at: depth, codingPath: codingPath, key: key)
+        if place.fits { box.append(name(key), .array(nested)) }
+        return EncodingUnkeyedContainer(encoder: encoder, box: nested, codingPath: place.codingPath, depth: place.depth)
     }
 
     mutating func superEncoder() -> any Encoder {
@@ -336,13 +341,9 @@ struct EncodingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     private func superEncoder(named key: any CodingKey, written: String) -> any Encoder {
-        let path = codingPath + [key]
-        let child = TreeEncoder(context: encoder.context, codingPath: path, depth: depth + 1)
-        if depth < encoder.context.maxDepth {
-            box.append(written, .encoder(child))
-        } else {
-            encoder.context.record(encoder.context.tooDeep(at: path))
-        }
+        let place = encoder.context.nesting(at: depth, codingPath: codingPath, key: key)
+        let child = TreeEncoder(context: encoder.context, codingPath: place.codingPath, depth: place.depth)
+        if place.fits { box.append(written, .encoder(child)) }
         return child
     }
 }
@@ -388,35 +389,24 @@ struct EncodingUnkeyedContainer: UnkeyedEncodingContainer {
         keyedBy keyType: NestedKey.Type
     ) -> KeyedEncodingContainer<NestedKey> {
         let nested = DictionaryBox()
-        let path = codingPath + [nextKey]
-        if depth < encoder.context.maxDepth {
-            box.items.append(.dictionary(nested))
-        } else {
-            encoder.context.record(encoder.context.tooDeep(at: path))
-        }
+        let place = encoder.context.nesting(at: depth, codingPath: codingPath, key: nextKey)
+        if place.fits { box.items.append(.dictionary(nested)) }
         return KeyedEncodingContainer(
-            EncodingKeyedContainer<NestedKey>(encoder: encoder, box: nested, codingPath: path, depth: depth + 1))
+            EncodingKeyedContainer<NestedKey>(
+                encoder: encoder, box: nested, codingPath: place.codingPath, depth: place.depth))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = ArrayBox()
-        let path = codingPath + [nextKey]
-        if depth < encoder.context.maxDepth {
-            box.items.append(.array(nested))
-        } else {
-            encoder.context.record(encoder.context.tooDeep(at: path))
-        }
-        return EncodingUnkeyedContainer(encoder: encoder, box: nested, codingPath: path, depth: depth + 1)
+        let place = encoder.context.nesting(at: depth, codingPath: codingPath, key: nextKey)
+        if place.fits { box.items.append(.array(nested)) }
+        return EncodingUnkeyedContainer(encoder: encoder, box: nested, codingPath: place.codingPath, depth: place.depth)
     }
 
     mutating func superEncoder() -> any Encoder {
-        let path = codingPath + [nextKey]
-        let child = TreeEncoder(context: encoder.context, codingPath: path, depth: depth + 1)
-        if depth < encoder.context.maxDepth {
-            box.items.append(.encoder(child))
-        } else {
-            encoder.context.record(encoder.context.tooDeep(at: path))
-        }
+        let place = encoder.context.nesting(at: depth, codingPath: codingPath, key: nextKey)
+        let child = TreeEncoder(context: encoder.context, codingPath: place.codingPath, depth: place.depth)
+        if place.fits { box.items.append(.encoder(child)) }
         return child
     }
 }
