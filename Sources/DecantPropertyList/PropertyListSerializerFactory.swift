@@ -35,8 +35,8 @@ public struct PropertyListSerializerFactory: SerializerFactory {
     /// The `propertyList` format, claiming the default options' media ranges.
     public var format: MediaFormat { .propertyList.claiming(defaultOptions.mediaRanges) }
 
-    /// `format`, `maxDepth`, `maxObjects`, `maxValueBytes`, `mediaRanges` and `outputFormat`, each said once: the schema and the
-    /// reading of configuration options are derived from them.
+    /// `format`, `maxDepth`, `maxObjects`, `maxValueBytes`, `mediaRanges` and `outputFormat`, each said once: the
+    /// schema and the reading of configuration options are derived from them.
     public var optionKeys: [OptionKey<Options>] {
         [
             .choice(
