@@ -83,4 +83,28 @@ enum PropertyListBase64 {
         }
         return valid ? data : nil
     }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Appends the padded Base64 (RFC 4648 §4) of `bytes` to `output`, without line breaks.
+    static func encode(_ bytes: UnsafeRawBufferPointer, into output: inout [UInt8]) {
+        alphabet.withUnsafeBufferPointer { table in
+            var index = 0
+            while index + 3 <= bytes.count {
+                let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+                output.append(table[Int(group >> 18)])
+                output.append(table[Int(group >> 12 & 0x3F)])
+                output.append(table[Int(group >> 6 & 0x3F)])
+                output.append(table[Int(group & 0x3F)])
+                index += 3
+            }
+            let rest = bytes.count - index
+            guard rest > 0 else { return }
+            let group = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+            output.append(table[Int(group >> 18)])
+            output.append(table[Int(group >> 12 & 0x3F)])
+            output.append(rest == 2 ? table[Int(group >> 6 & 0x3F)] : UInt8(ascii: "="))
+            output.append(UInt8(ascii: "="))
+        }
+    }
 }

@@ -1,7 +1,7 @@
 public import DecantCore
 
 /// Builds ``PropertyListResponseSerializer``s from typed options or configuration options (`format`, `maxDepth`,
-/// `maxObjects`, `maxValueBytes`, `mediaRanges`).
+/// `maxObjects`, `maxValueBytes`, `mediaRanges`), and the format's ``PropertyListBodyEncoder`` (`outputFormat`).
 public struct PropertyListSerializerFactory: SerializerFactory {
     /// The serializer's typed options.
     public struct Options: Sendable, Hashable {
@@ -9,14 +9,18 @@ public struct PropertyListSerializerFactory: SerializerFactory {
         public var parsing: PropertyListParsingOptions
         /// The media ranges accepted.
         public var mediaRanges: [MediaRange]
+        /// The format written for `application/x-plist` and `application/plist` (see ``PropertyListBodyEncoder``).
+        public var outputFormat: PropertyListWritingOptions.Format
 
-        /// Options with the given parsing options and media ranges.
+        /// Options with the given parsing options, media ranges and output format.
         public init(
             parsing: PropertyListParsingOptions = PropertyListParsingOptions(),
-            mediaRanges: [MediaRange] = MediaFormat.propertyList.mediaRanges
+            mediaRanges: [MediaRange] = MediaFormat.propertyList.mediaRanges,
+            outputFormat: PropertyListWritingOptions.Format = .auto
         ) {
             self.parsing = parsing
             self.mediaRanges = mediaRanges
+            self.outputFormat = outputFormat
         }
     }
 
@@ -31,8 +35,8 @@ public struct PropertyListSerializerFactory: SerializerFactory {
     /// The `propertyList` format, claiming the default options' media ranges.
     public var format: MediaFormat { .propertyList.claiming(defaultOptions.mediaRanges) }
 
-    /// `format`, `maxDepth`, `maxObjects`, `maxValueBytes` and `mediaRanges`, each said once: the schema and the
-    /// reading of configuration options are derived from them.
+    /// `format`, `maxDepth`, `maxObjects`, `maxValueBytes`, `mediaRanges` and `outputFormat`, each said once: the
+    /// schema and the reading of configuration options are derived from them.
     public var optionKeys: [OptionKey<Options>] {
         [
             .choice(
@@ -40,7 +44,7 @@ public struct PropertyListSerializerFactory: SerializerFactory {
                 summary: "The property list format; auto detects bplist magic, then XML, then OpenStep."),
             .integer(
                 "maxDepth", \.parsing.maxDepth, in: 1...100_000,
-                summary: "The deepest nesting of arrays and dictionaries accepted."),
+                summary: "The deepest nesting of arrays and dictionaries accepted (and written)."),
             .integer(
                 "maxObjects", \.parsing.maxObjects, in: 1...Int.max,
                 summary: "The most values a result may hold, counting every reference to a shared binary object."),
@@ -49,6 +53,10 @@ public struct PropertyListSerializerFactory: SerializerFactory {
                 summary: "The most string and data bytes a result may hold, counting every reference to a shared "
                     + "binary object."),
             .mediaRanges(\.mediaRanges),
+            .choice(
+                "outputFormat", \.outputFormat,
+                summary: "The format written for application/x-plist and application/plist: auto (XML, or binary for a "
+                    + "value holding a UID), xml or binary. application/x-bplist is always binary."),
         ]
     }
 

@@ -45,6 +45,7 @@ struct Target {
                 measured: { row in row.ratio.map { Report.format((1 / $0 - 1) * 100) + "%" } ?? "n/a" }),
             .ratio("string.utf8", atLeast: 3), .ratio("string.windows1252", atLeast: 3),
             .ratio("plist.binary", atLeast: 3), .ratio("plist.xml", atLeast: 3),
+            .ratio("plist.encode.xml", atLeast: 3), .ratio("plist.encode.binary", atLeast: 3),
             .ratio("xml.sax", atLeast: 3), .ratio("xml.sax.delegate", atLeast: 1),
             .ratio("xml.sax.expat", atLeast: 1), .ratio("xml.dom", atLeast: 4), .ratio("xml.dom.pugixml", atLeast: 0.6),
             .ratio("image.png", atLeast: 1.3), .ratio("image.photo.png", atLeast: 1.3), .ratio("image.ico", atLeast: 1),

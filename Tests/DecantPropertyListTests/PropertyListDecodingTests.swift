@@ -146,7 +146,9 @@ import Testing
         let factory = PropertyListSerializerFactory()
         #expect(factory.id == "propertyList")
         #expect(
-            factory.optionSchema.map(\.name) == ["format", "maxDepth", "maxObjects", "maxValueBytes", "mediaRanges"])
+            factory.optionSchema.map(\.name) == [
+                "format", "maxDepth", "maxObjects", "maxValueBytes", "mediaRanges", "outputFormat",
+            ])
         let serializer = try factory.makeSerializer(configuration: [
             "format": .string("openStep"), "maxDepth": .integer(2), "maxValueBytes": .integer(4096),
         ])
