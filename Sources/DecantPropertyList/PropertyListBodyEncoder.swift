@@ -48,6 +48,9 @@ public struct PropertyListBodyEncoder: BodyEncoder, FormatComponent {
         value is PropertyListValue || value is any Encodable
     }
 
+    /// Whether `value` is a ``PropertyListValue``, the format's own value type.
+    public func writesAsOwnType(_ value: any Sendable) -> Bool { value is PropertyListValue }
+
     /// The format a body of `mediaType` is written in.
     public func writingFormat(for mediaType: MediaType) -> PropertyListWritingOptions.Format {
         mediaType.essence == "application/x-bplist" ? .binary : outputFormat

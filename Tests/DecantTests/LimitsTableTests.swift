@@ -197,6 +197,15 @@ import Testing
         "PropertyListParsingOptions.maxDepth": {
             plist(Data("<plist><array><array><array/></array></array></plist>".utf8)) { $0.maxDepth = 2 }
         },
+        "PropertyListWritingOptions.maxDepth": {
+            failure {
+                let nested: PropertyListValue = .array([.array([.array([])])])
+                _ = try PropertyListWriter(options: PropertyListWritingOptions(maxDepth: 2)).write(nested)
+            }
+        },
+        "PropertyListValueEncoder.maxDepth": {
+            failure { _ = try PropertyListValueEncoder(maxDepth: 2).encode([[[1]]]) }
+        },
         "PropertyListParsingOptions.maxObjects": {
             plist(Data("<plist><array><integer>1</integer><integer>2</integer></array></plist>".utf8)) {
                 $0.maxObjects = 2
