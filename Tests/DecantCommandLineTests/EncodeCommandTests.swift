@@ -92,6 +92,7 @@ import Testing
         #expect(outcome.status == 1)
         #expect(outcome.standardError.contains("[unsupportedValue]"))
         #expect(outcome.standardError.contains(#"{"text": TEXT, "encoding": NAME}"#))
+        #expect(!outcome.standardError.contains(".."), "one sentence ends once: \(outcome.standardError)")
         let unknown = try Self.encode(#"{"id": 1}"#, ["--content-type", "image/x-unknown"])
         #expect(unknown.status == 1)
         #expect(unknown.standardError.contains("No format of the tool writes image/x-unknown"))

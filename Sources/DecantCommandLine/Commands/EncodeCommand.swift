@@ -149,7 +149,8 @@ enum EncodeCommand: Command {
             guard let encoder = entry.bodyEncoder else { continue }
             switch values.value(for: entry) {
             case .failure(let error):
-                reasons.append("'\(entry.id)': \(error.message)")
+                let reason = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
+                reasons.append("'\(entry.id)': \(reason)")
             case .success(let value) where !encoder.canEncode(value):
                 reasons.append("'\(entry.id)': does not write \(type(of: value))")
             case .success(let value):
