@@ -75,9 +75,10 @@ let modules: [Module] = [
         testDependencies: ["DecantConformance"]),
     // Building blocks for plugins whose bodies parse into a tree of values and that decode `Decodable` types from it
     // (CBOR, MessagePack, CSV, forms): the readers' value stack, non-recursive tree equality and hashing, a coding key
-    // and the integer half of a single-value container; the writers' byte buffer. Not concepts, so not in the core; it
-    // depends on nothing.
-    Module(name: "DecantValueTree"),
+    // and the integer half of a single-value container; the writers' byte buffer and the one `Encodable`-to-tree engine
+    // (`ValueTreeEncoder`). Not concepts, so not in the core; it depends on the core only for the engine's encoding
+    // options and errors.
+    Module(name: "DecantValueTree", dependencies: ["DecantCore"]),
     // The fixture-driven conformance kit, a public product so third parties run the same suite (and the serializer
     // rule checks) on their plugins from their test targets. It depends on the core, DecantRawHTTP (fixtures are raw
     // HTTP messages), DecantJSON (expectations and canonical forms are JSON) and DecantConfiguration (fixtures may
