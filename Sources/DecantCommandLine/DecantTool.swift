@@ -12,8 +12,8 @@ public import Decant
     import Darwin
 #endif
 
-/// The `decant` command-line tool as a library: `decode`, `media-type`, `sniff`, `conformance`, `registry` and
-/// `config check`, run against the registry you give it.
+/// The `decant` command-line tool as a library: `decode`, `encode`, `media-type`, `sniff`, `conformance`, `registry`
+/// and `config check`, run against the registry you give it.
 ///
 /// A package that adds a format gets the whole tool for its own registry with an executable target of three lines:
 ///
