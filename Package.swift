@@ -187,12 +187,15 @@ if streamingPlugins.allSatisfy({ name in plugins.contains { $0.name == name } })
             path: "Tests/DecantStreamingTests", swiftSettings: sharedSettings))
 }
 
-// Shared test helpers (the corpora locator, a seeded generator): a plain target under Tests/ that every test target of
-// the core modules depends on, because test targets cannot share source files. A plugin's tests do without it: they
-// use only what a third party has.
+// Shared test helpers (the corpora locator, a seeded generator, python3 through the kit's PythonReference): a plain
+// target under Tests/ that every test target of the core modules depends on, because test targets cannot share source
+// files. A plugin's tests do without it: they use only what a third party has (the kit, DecantConformance).
 let testSupport = "DecantTestSupport"
 let pluginTests = Set(plugins.map { "\($0.name)Tests" })
-targets.append(.target(name: testSupport, path: "Tests/\(testSupport)", swiftSettings: sharedSettings))
+targets.append(
+    .target(
+        name: testSupport, dependencies: [.target(name: "DecantConformance")], path: "Tests/\(testSupport)",
+        swiftSettings: sharedSettings))
 for index in targets.indices where targets[index].type == .test && !pluginTests.contains(targets[index].name) {
     targets[index].dependencies.append(.target(name: testSupport))
 }

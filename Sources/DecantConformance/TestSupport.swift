@@ -144,3 +144,56 @@ public struct ChunkedBody: AsyncSequence, Sendable {
     /// An iterator over the chunks.
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(remaining: chunks[...]) }
 }
+
+/// Runs `python3`, for tests that check a format against an independent reader or writer written in Python (its
+/// standard library, or a plugin's own `fixtures.py`). A test that needs it is skipped where `python3` is absent.
+///
+/// ```swift
+/// /// The plugin's fixtures script, beside its Tests folder.
+/// let fixturesScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+///     .deletingLastPathComponent().appendingPathComponent("fixtures.py")
+///
+/// @Test(.enabled(if: PythonReference.isAvailable)) func pythonReadsWhatWeWrite() throws {
+///     let output = try PythonReference.run(script: fixturesScript, ["--read"], body: body)
+///     ...
+/// }
+/// ```
+public enum PythonReference {
+    /// Whether `python3` runs on this machine.
+    public static let isAvailable: Bool = (try? run(["-c", "pass"])) != nil
+
+    /// Whether `python3` can import `module` (Pillow is `PIL`).
+    public static func has(module: String) -> Bool { (try? run(["-c", "import \(module)"])) != nil }
+
+    /// Runs `python3 arguments...` and returns its standard output.
+    ///
+    /// - Throws: ``ConformanceFailure`` when it exits with a status other than 0, or the error of starting it.
+    @discardableResult
+    public static func run(_ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ConformanceFailure(
+                "python3 \(arguments.prefix(3).joined(separator: " ")) exited with status \(process.terminationStatus)")
+        }
+        return data
+    }
+
+    /// Runs `python3 -B script arguments... FILE`, with FILE a temporary file holding `body`, and returns its standard
+    /// output.
+    ///
+    /// - Throws: As ``run(_:)``, or the error of writing the temporary file.
+    public static func run(script: URL, _ arguments: [String] = [], body: Data) throws -> Data {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("decant-python-\(UUID().uuidString)")
+        try body.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try run(["-B", script.path] + arguments + [file.path])
+    }
+}

@@ -4,6 +4,10 @@ import DecantEventStream
 import Foundation
 import Testing
 
+/// The plugin's `fixtures.py` (its Python readers, independent of Decant), found from this file.
+private let fixturesScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("fixtures.py")
+
 private let registry = SerializerRegistry.standard.installing(.eventStream)
 
 private func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
@@ -203,7 +207,7 @@ private func generatedEvents(seed: UInt64, count: Int) -> [ServerSentEvent] {
             let expected = try ServerSentEvents(events: received, retry: received.last?.retry).conformanceValue()
             var writer = EventStreamRecordWriter()
             let body = try writer.write(ServerSentEvents(events: events))
-            let output = try PythonReference.fixturesScript(["--interpret"], body: body)
+            let output = try PythonReference.run(script: fixturesScript, ["--interpret"], body: body)
             #expect(try JSONParser().parse(output) == expected, "seed \(seed)")
             checked += events.count
         }

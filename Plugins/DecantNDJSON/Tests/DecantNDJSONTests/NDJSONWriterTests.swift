@@ -4,6 +4,10 @@ import DecantNDJSON
 import Foundation
 import Testing
 
+/// The plugin's `fixtures.py` (its Python readers, independent of Decant), found from this file.
+private let fixturesScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("fixtures.py")
+
 private let registry = SerializerRegistry.standard.installing(.ndjson)
 
 /// The records the reader hands out for `body` framed as `framing`, read whole.
@@ -31,8 +35,8 @@ private func readChunked(_ chunks: [Data], _ framing: NDJSONRecordReader.Framing
 
 /// What Python's `json.loads` reads from each line (or RS-started text) of `body`: `fixtures.py --read`.
 private func readByPython(_ body: Data, _ framing: NDJSONRecordReader.Framing) throws -> [JSONValue] {
-    let output = try PythonReference.fixturesScript(
-        ["--read", framing == .lines ? "lines" : "sequence"], body: body)
+    let output = try PythonReference.run(
+        script: fixturesScript, ["--read", framing == .lines ? "lines" : "sequence"], body: body)
     return try #require(try JSONParser().parse(output)["records"]?.arrayValue)
 }
 
