@@ -103,3 +103,60 @@ enum TransferEncoding {
         return output
     }
 }
+
+extension TransferEncoding {
+    /// The base64 alphabet (RFC 2045 §6.8).
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// `data` in base64, in lines of 76 characters separated by CRLF (RFC 2045 §6.8).
+    static func encodeBase64(_ data: Data) -> Data {
+        let bytes = [UInt8](data)
+        var output = [UInt8]()
+        output.reserveCapacity((bytes.count + 2) / 3 * 4 + bytes.count / 57 * 2 + 2)
+        var index = 0
+        var lineLength = 0
+        while index < bytes.count {
+            if lineLength == 76 {
+                output.append(contentsOf: [0x0D, 0x0A])
+                lineLength = 0
+            }
+            let count = min(3, bytes.count - index)
+            let b0 = UInt32(bytes[index])
+            let b1 = count > 1 ? UInt32(bytes[index + 1]) : 0
+            let b2 = count > 2 ? UInt32(bytes[index + 2]) : 0
+            let group = b0 << 16 | b1 << 8 | b2
+            output.append(alphabet[Int(group >> 18 & 63)])
+            output.append(alphabet[Int(group >> 12 & 63)])
+            output.append(count > 1 ? alphabet[Int(group >> 6 & 63)] : UInt8(ascii: "="))
+            output.append(count > 2 ? alphabet[Int(group & 63)] : UInt8(ascii: "="))
+            index += 3
+            lineLength += 4
+        }
+        return Data(output)
+    }
+
+    /// `data` in quoted-printable (RFC 2045 §6.7): printable ASCII other than `=` as it is, every other byte
+    /// (spaces, tabs and line breaks included, so no line ends in whitespace and the bytes come back exactly) as
+    /// `=XX`, in lines of at most 76 characters joined by soft line breaks.
+    static func encodeQuotedPrintable(_ data: Data) -> Data {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var output = [UInt8]()
+        output.reserveCapacity(data.count + data.count / 8)
+        var lineLength = 0
+        for byte in data {
+            let literal = byte >= 33 && byte <= 126 && byte != UInt8(ascii: "=")
+            let width = literal ? 1 : 3
+            if lineLength + width > 75 {
+                output.append(contentsOf: [UInt8(ascii: "="), 0x0D, 0x0A])
+                lineLength = 0
+            }
+            if literal {
+                output.append(byte)
+            } else {
+                output.append(contentsOf: [UInt8(ascii: "="), digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+            }
+            lineLength += width
+        }
+        return Data(output)
+    }
+}
