@@ -176,9 +176,10 @@ for index in targets.indices where ["decant", "decant-bench"].contains(targets[i
     targets[index].dependencies += plugins.map { .target(name: $0.name) }
 }
 
-// Streaming end to end: URLSession against a loopback server, through the NDJSON and event stream plugins. Declared
-// only when those plugins are (the outsider check builds Decant without them).
-let streamingPlugins = ["DecantNDJSON", "DecantEventStream"]
+// Streaming end to end: URLSession against a loopback server, through the NDJSON, event stream and multipart plugins
+// (records streamed down, a multipart body streamed up). Declared only when those plugins are (the outsider check
+// builds Decant without them).
+let streamingPlugins = ["DecantNDJSON", "DecantEventStream", "DecantMultipart"]
 if streamingPlugins.allSatisfy({ name in plugins.contains { $0.name == name } }) {
     targets.append(
         .testTarget(

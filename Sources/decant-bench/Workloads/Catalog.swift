@@ -6,6 +6,6 @@ enum Catalog {
             + TextEncodeWorkloads.all
             + PropertyListWorkloads.all + XMLWorkloads.all + ImageWorkloads.all + MemoryWorkloads.all
             + HostileWorkloads.all + ConcurrencyWorkloads.all + PluginWorkloads.all + FormEncodingWorkloads.all
-            + StreamingWorkloads.all
+            + StreamingWorkloads.all + MultipartUploadWorkloads.all
     }
 }

@@ -87,6 +87,12 @@ enum MemoryWorkloads {
             print("\(peakResidentBytes() - before) \(seconds) \(outcome)")
             return 0
         }
+        if side.hasPrefix("multipart-") {
+            // A generated file part: the probe streams the body, reading the file as it goes.
+            guard let report = try? MultipartUploadWorkloads.probe(side: side, path: path) else { return 1 }
+            print(report)
+            return 0
+        }
         guard let data = FileManager.default.contents(atPath: path) else { return 1 }
         if side.hasPrefix("hostile-") {
             // Decode the first 4 KiB once first, so that the code the decode runs (a few MB of library pages, which
@@ -131,7 +137,7 @@ enum MemoryWorkloads {
     ///
     /// `VmHWM` first because Linux keeps `ru_maxrss` across `execve`: a child started by the bench would inherit
     /// the parent's peak (hundreds of MB after the other workloads) and show no growth at all.
-    private static func peakResidentBytes() -> Int {
+    static func peakResidentBytes() -> Int {
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
             let kilobytes = Int(line.dropFirst("VmHWM:".count).filter(\.isNumber))
