@@ -78,7 +78,10 @@ struct Runner {
             row.spread = result.spread
             row.baselineSpread = result.baselineSpread
             row.rounds = result.rounds
-            if let baseline = result.baseline, result.decant > 0 { row.ratio = baseline / result.decant }
+            // > 1 when Decant is better: a rate over the baseline's, a footprint under it.
+            if let baseline = result.baseline, result.decant > 0, baseline > 0 {
+                row.ratio = workload.unit.higherIsBetter ? result.decant / baseline : baseline / result.decant
+            }
             if let note = result.note { row.notes.append(note) }
         case .timed(let bench):
             measure(bench, unit: workload.unit, into: &row)

@@ -89,9 +89,13 @@ enum MemoryWorkloads {
         }
         if side.hasPrefix("multipart-") {
             // A generated file part: the probe streams the body, reading the file as it goes.
-            guard let report = try? MultipartUploadWorkloads.probe(side: side, path: path) else { return 1 }
-            print(report)
-            return 0
+            do {
+                print(try MultipartUploadWorkloads.probe(side: side, path: path))
+                return 0
+            } catch {
+                FileHandle.standardError.write(Data("multipart probe \(side): \(error)\n".utf8))
+                return 1
+            }
         }
         guard let data = FileManager.default.contents(atPath: path) else { return 1 }
         if side.hasPrefix("hostile-") {

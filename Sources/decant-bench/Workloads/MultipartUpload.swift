@@ -40,7 +40,8 @@ enum MultipartUploadWorkloads {
                 decant: writer.rate, baseline: reader.rate, baselineName: "FileHandle, 64 KiB reads", rounds: 1,
                 spread: nil, baselineSpread: nil,
                 note: "multipart.upload.1gib: a \(bytes >> 20) MiB file part + 3 fields; peak RSS of the child "
-                    + String(format: "%.1f MiB (grew %.1f MiB) ", Double(writer.peak) / mebibyte,
+                    + String(
+                        format: "%.1f MiB (grew %.1f MiB) ", Double(writer.peak) / mebibyte,
                         Double(writer.growth) / mebibyte)
                     + "producing the body (target < 64 MiB), "
                     + String(format: "%.1f MiB reading the file alone; ", Double(reader.peak) / mebibyte)
@@ -170,39 +171,72 @@ private final class DiscardingServer: @unchecked Sendable {
             close(client)
             close(listener)
         }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var head: [UInt8] = []
-        var bodyStart = 0
-        while true {
-            let count = read(client, &buffer, buffer.count)
-            guard count > 0 else { return }
-            head += buffer[0..<count]
-            if let end = endOfHead(head) {
-                bodyStart = end
-                break
+        var reader = SocketReader(descriptor: client)
+        var lengthField: Int?
+        var chunked = false
+        while let line = reader.line(), !line.isEmpty {
+            let lowered = line.lowercased()
+            if lowered.hasPrefix("content-length:") {
+                lengthField = Int(lowered.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+            } else if lowered.hasPrefix("transfer-encoding:") {
+                chunked = lowered.contains("chunked")
             }
         }
-        let text = String(decoding: head[0..<bodyStart], as: UTF8.self).lowercased()
-        let lengthLine = text.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
-        let expected = lengthLine.flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
-        var received = head.count - bodyStart
-        while received < expected {
-            let count = read(client, &buffer, buffer.count)
-            guard count > 0 else { break }
-            received += count
+        var received = 0
+        if chunked {
+            while let line = reader.line(), let size = Int(line.split(separator: ";").first ?? "", radix: 16) {
+                if size == 0 { break }
+                received += reader.skip(size)
+                _ = reader.line()
+            }
+        } else {
+            received = reader.skip(lengthField ?? 0)
         }
         let answer = "\(received)"
         let response = "HTTP/1.1 200 OK\r\nContent-Length: \(answer.utf8.count)\r\nConnection: close\r\n\r\n\(answer)"
         _ = response.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     }
+}
 
-    /// The offset after `CRLF CRLF`, when the head is complete.
-    private static func endOfHead(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4)
-        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-            return index + 4
+/// Reads lines and skips bytes from a socket through a 64 KiB buffer (`Content-Length` and chunked bodies).
+private struct SocketReader {
+    let descriptor: Int32
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    private var start = 0
+    private var end = 0
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// Fills the buffer when it is empty; `false` at the end of the stream.
+    private mutating func fill() -> Bool {
+        guard start == end else { return true }
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        start = 0
+        end = count
+        return true
+    }
+
+    /// The next line without its line break, or `nil` at the end of the stream.
+    mutating func line() -> String? {
+        var bytes: [UInt8] = []
+        while fill() {
+            let byte = buffer[start]
+            start += 1
+            if byte == 0x0A { return String(decoding: bytes.last == 0x0D ? bytes.dropLast() : bytes[...], as: UTF8.self) }
+            bytes.append(byte)
         }
         return nil
+    }
+
+    /// Skips up to `count` bytes; returns how many there were.
+    mutating func skip(_ count: Int) -> Int {
+        var skipped = 0
+        while skipped < count, fill() {
+            let step = min(end - start, count - skipped)
+            start += step
+            skipped += step
+        }
+        return skipped
     }
 }

@@ -42,7 +42,8 @@ final class FileDescriptor: @unchecked Sendable {
         guard stat(path, &status) == 0 else { throw failure("read the attributes of", path, codingPath: codingPath) }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw SerializationError(
-                code: .encodingFailed, message: "\(path) is not a regular file, so its length is not known. Append "
+                code: .encodingFailed,
+                message: "\(path) is not a regular file, so its length is not known. Append "
                     + "its bytes as a sequence of chunks instead.",
                 codingPath: codingPath)
         }

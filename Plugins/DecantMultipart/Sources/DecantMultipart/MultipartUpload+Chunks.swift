@@ -64,7 +64,8 @@ extension MultipartUpload {
                             bytes = MultipartWriter.delimiter(upload.boundary, first: index == 0)
                             bytes.append(upload.parts[index].head)
                             stage = .content(
-                                index, try PartReader(upload.parts[index].source, index: index, boundary: upload.boundary))
+                                index,
+                                try PartReader(upload.parts[index].source, index: index, boundary: upload.boundary))
                         }
                         take(&bytes, into: &chunk)
                         pending = bytes
@@ -150,7 +151,8 @@ final class PartReader {
                 descriptor.close()
                 input = .bytes(Data(), offset: 0)
                 if produced < expected ?? 0 {
-                    throw changed(path, "shrank: it had \(expected ?? 0) bytes when it was appended, and ended after \(produced)")
+                    throw changed(
+                        path, "shrank: it had \(expected ?? 0) bytes when it was appended, and ended after \(produced)")
                 }
                 if extra?.isEmpty == false {
                     throw changed(path, "grew: it had \(expected ?? 0) bytes when it was appended, and has more now")

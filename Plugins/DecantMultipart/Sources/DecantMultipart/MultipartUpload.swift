@@ -121,7 +121,9 @@ public struct MultipartUpload: Sendable {
     /// known.
     public var headerFields: HTTPHeaderFields {
         var fields = [HTTPHeaderFields.Field(name: "Content-Type", value: contentType.description)]
-        if let length = contentLength { fields.append(HTTPHeaderFields.Field(name: "Content-Length", value: "\(length)")) }
+        if let length = contentLength {
+            fields.append(HTTPHeaderFields.Field(name: "Content-Length", value: "\(length)"))
+        }
         return HTTPHeaderFields(fields)
     }
 
@@ -233,7 +235,10 @@ extension MultipartUpload {
     ///   - sequence: The chunks; any size (they are cut to the chunk size of ``chunks(size:)``).
     ///   - length: The number of bytes it yields, when known (then ``contentLength`` is known, and a sequence that
     ///     yields another number fails the stream).
-    ///   - name, filename, mediaType, headers: As ``append(_:name:filename:mediaType:headers:)`` takes them.
+    ///   - name: The field name (required for `form-data`).
+    ///   - filename: The file name, when the part is a file.
+    ///   - mediaType: The part's `Content-Type`; none when `nil`.
+    ///   - headers: Further header fields.
     /// - Throws: As ``append(_:name:filename:mediaType:headers:)`` throws, or `encodingFailed` for a negative
     ///   length.
     public mutating func append<Chunks: AsyncSequence & Sendable>(
@@ -246,7 +251,7 @@ extension MultipartUpload {
     }
 
     /// Appends a part whose bytes are the `[UInt8]` chunks of `sequence`, iterated while the body is sent; see
-    /// ``append(contentsOf:length:name:filename:mediaType:headers:)``.
+    /// `append(contentsOf:length:name:filename:mediaType:headers:)` (for `Data` chunks).
     public mutating func append<Chunks: AsyncSequence & Sendable>(
         contentsOf sequence: Chunks, length: Int? = nil, name: String?, filename: String? = nil,
         mediaType: MediaType? = nil, headers: HTTPHeaderFields = HTTPHeaderFields()

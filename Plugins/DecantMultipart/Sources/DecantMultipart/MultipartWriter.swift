@@ -5,6 +5,13 @@ public import DecantCore
 #else
     public import Foundation
 #endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Writes a ``MultipartBody`` as bytes (RFC 2046 §5.1): the one place that states how a multipart body is framed,
 /// which ``MultipartBodyEncoder`` and ``MultipartUpload`` both use.
@@ -203,29 +210,28 @@ struct BoundaryScanner {
     mutating func scan(_ bytes: Data) -> Bool {
         guard !pattern.isEmpty else { return false }
         let window = carry + Array(bytes.prefix(pattern.count - 1))
-        if Self.find(pattern, in: window[...]) { return true }
-        let found = bytes.withUnsafeBytes { buffer in Self.find(pattern, in: buffer) }
-        if found { return true }
-        let tail = (carry + Array(bytes.suffix(pattern.count - 1))).suffix(pattern.count - 1)
-        carry = Array(tail)
+        if window.withUnsafeBytes({ Self.find(pattern, in: $0) }) { return true }
+        if bytes.withUnsafeBytes({ Self.find(pattern, in: $0) }) { return true }
+        carry = Array((carry + Array(bytes.suffix(pattern.count - 1))).suffix(pattern.count - 1))
         return false
     }
 
-    /// Whether `pattern` occurs in `haystack`.
-    private static func find<C: RandomAccessCollection>(_ pattern: [UInt8], in haystack: C) -> Bool
-    where C.Element == UInt8, C.Index == Int {
-        guard haystack.count >= pattern.count, let first = pattern.first else { return false }
-        var index = haystack.startIndex
-        let last = haystack.endIndex - pattern.count
-        while index <= last {
-            if haystack[index] == first {
-                var matched = 1
-                while matched < pattern.count, haystack[index + matched] == pattern[matched] { matched += 1 }
-                if matched == pattern.count { return true }
-            }
-            index += 1
+    /// Whether `pattern` occurs in `haystack`: `memchr` finds each candidate first byte (`-`), `memcmp` compares.
+    private static func find(_ pattern: [UInt8], in haystack: UnsafeRawBufferPointer) -> Bool {
+        guard let first = pattern.first, haystack.count >= pattern.count, let base = haystack.baseAddress else {
+            return false
         }
-        return false
+        return pattern.withUnsafeBytes { needle in
+            let last = haystack.count - pattern.count
+            var offset = 0
+            while offset <= last {
+                guard let hit = memchr(base + offset, Int32(first), last - offset + 1) else { return false }
+                let position = base.distance(to: UnsafeRawPointer(hit))
+                if memcmp(base + position, needle.baseAddress!, pattern.count) == 0 { return true }
+                offset = position + 1
+            }
+            return false
+        }
     }
 }
 

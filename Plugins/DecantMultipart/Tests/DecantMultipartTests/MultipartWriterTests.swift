@@ -79,7 +79,8 @@ private func whatwgEscaped(_ value: String) -> String {
     /// A decoded body written back and read by Python's `email` and by Decant gives the same parts.
     @Test(.enabled(if: PythonReference.isAvailable), arguments: ["multipart/mixed", "multipart/form-data"])
     func aDecodedBodyIsWrittenBack(essence: String) throws {
-        let text = "--b\r\nContent-Type: application/json\r\nContent-Disposition: form-data; name=\"meta\"\r\n\r\n"
+        let text =
+            "--b\r\nContent-Type: application/json\r\nContent-Disposition: form-data; name=\"meta\"\r\n\r\n"
             + "{\"id\":7}\r\n--b\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"Grüße.bin\"\r\n"
             + "Content-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\nAAEC/w==\r\n"
             + "--b\r\nContent-Disposition: form-data; name=\"note\"\r\nContent-Transfer-Encoding: quoted-printable\r\n"
@@ -104,7 +105,8 @@ private func whatwgEscaped(_ value: String) -> String {
     @Test(arguments: ["b", "", "ends with space ", String(repeating: "x", count: 71)])
     func anUnsafeBoundaryIsReplaced(boundary: String) throws {
         let part = MultipartPart(
-            index: 0, headers: ["Content-Type": "text/plain"], contentType: "text/plain", body: Data("a\r\n--b\r\nz".utf8))
+            index: 0, headers: ["Content-Type": "text/plain"], contentType: "text/plain",
+            body: Data("a\r\n--b\r\nz".utf8))
         let body = MultipartBody(mediaType: "multipart/mixed", boundary: boundary, parts: [part])
         let written = try Self.registry.encode(body, as: "multipart/mixed")
         let used = try #require(written.contentType.parameters["boundary"])
@@ -159,7 +161,8 @@ private func whatwgEscaped(_ value: String) -> String {
         #expect(python.boundary == upload.boundary)
         #expect(
             python.parts.map(\.name) == ["author", "meta", whatwgEscaped(hostileField), "photo", "stream"])
-        #expect(python.parts.map(\.filename) == [nil, nil, whatwgEscaped(hostileName), file.lastPathComponent, "s.bin"])
+        #expect(
+            python.parts.map(\.filename) == [nil, nil, whatwgEscaped(hostileName), file.lastPathComponent, "s.bin"])
         #expect(python.parts.map(\.type) == [nil, "application/json", "text/plain", "image/png", nil])
         #expect(python.parts[0].bytes == Data("Ada Lovelace ✓".utf8))
         let meta = try JSONSerialization.jsonObject(with: python.parts[1].bytes) as? [String: Any]
@@ -271,7 +274,8 @@ private func whatwgEscaped(_ value: String) -> String {
     /// A streamed part that completes `--boundary` across chunks fails the stream before the delimiter is sent.
     @Test func aStreamedPartHoldingTheBoundaryFails() async throws {
         var upload = try MultipartUpload(subtype: "mixed", boundary: "fixed")
-        try upload.append(contentsOf: ByteChunks(chunks: [Array("ab\r\n-".utf8), Array("-fix".utf8), Array("ed".utf8)]), name: nil)
+        try upload.append(
+            contentsOf: ByteChunks(chunks: [Array("ab\r\n-".utf8), Array("-fix".utf8), Array("ed".utf8)]), name: nil)
         var sent = Data()
         let error = await #expect(throws: SerializationError.self) {
             for try await chunk in upload.chunks() { sent.append(chunk) }
