@@ -83,7 +83,10 @@ public struct ProblemDetailsBodyEncoder: BodyEncoder, FormatComponent {
                 written = try XMLDocumentBodyEncoder().encode(tree, as: mediaType, options: options)
             }
         } catch {
-            throw error.filling(mediaType: contentType, serializerID: id)
+            // The JSON and XML encoders name themselves; the format written is this one.
+            var error = error.filling(mediaType: contentType, serializerID: id)
+            error.serializerID = id
+            throw error
         }
         return EncodedBody(body: written.body, contentType: written.contentType, serializerID: id)
     }
