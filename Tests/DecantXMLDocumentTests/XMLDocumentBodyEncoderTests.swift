@@ -1,7 +1,5 @@
-import DecantConformance
 import DecantCore
 import DecantJSON
-import DecantRawHTTP
 import DecantTestSupport
 import DecantXMLParser
 import Foundation
@@ -28,16 +26,23 @@ import Testing
         var documents = (CanonicalXMLTests.expectations?.handwritten ?? []).map {
             Document(name: "c14n/" + $0.name, bytes: Data($0.input.utf8))
         }
-        if let directory = FixtureLoader.fixturesDirectory(),
-            let fixtures = try? FixtureLoader.fixtures(in: directory)
-        {
-            for fixture in fixtures where fixture.area == "xmlDocument" {
-                guard let response = try? Response(raw: fixture.raw),
-                    (try? XMLTree(parsing: response.body, mediaType: response.contentType)) != nil
-                else { continue }
-                documents.append(
-                    Document(name: fixture.description, bytes: response.body, mediaType: response.contentType))
+        // The fixtures' bodies: the bytes after the header's blank line (none of them is chunked or compressed).
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/xmlDocument")
+        let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
+        for file in files.sorted(by: { $0.path < $1.path }) where file.pathExtension == "http" {
+            guard let raw = try? Data(contentsOf: file), let end = raw.firstRange(of: Data("\r\n\r\n".utf8)) else {
+                continue
             }
+            let head = String(decoding: raw[..<end.lowerBound], as: UTF8.self)
+            let contentType = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-type:") }
+                .flatMap { MediaType(String($0.dropFirst("content-type:".count)).trimmingCharacters(in: .whitespaces)) }
+            let body = Data(raw[end.upperBound...])
+            guard (try? XMLTree(parsing: body, mediaType: contentType)) != nil else { continue }
+            documents.append(
+                Document(
+                    name: "xmlDocument/" + file.deletingPathExtension().lastPathComponent, bytes: body,
+                    mediaType: contentType))
         }
         return documents
     }()
@@ -120,7 +125,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         for (name, body) in bodies { try body.write(to: folder.appendingPathComponent(name)) }
-        let output = try PythonReference.run(["-c", canonicalizeScript, folder.path])
+        let output = try Python.run(canonicalizeScript, [folder.path])
         let parsed = try JSONSerialization.jsonObject(with: output) as? [String: Any] ?? [:]
         return parsed.mapValues { $0 as? String }
     }
@@ -155,20 +160,20 @@ import Testing
         return (checked, sameAsDecant)
     }
 
-    @Test(.enabled(if: PythonReference.isAvailable, "needs python3"))
+    @Test(.enabled(if: Python.isAvailable, "needs python3"))
     func pythonReadsTheWrittenDocuments() throws {
         let (checked, sameAsDecant) = try pythonReadsWhatIsWritten(Self.documents, as: "application/xml")
         #expect(checked >= 40)
         #expect(sameAsDecant >= 40, "\(sameAsDecant)")
     }
 
-    @Test(.enabled(if: PythonReference.isAvailable, "needs python3"))
+    @Test(.enabled(if: Python.isAvailable, "needs python3"))
     func pythonReadsTheWrittenDocumentsInUTF16() throws {
         let (checked, _) = try pythonReadsWhatIsWritten(Self.documents, as: "text/xml;charset=utf-16")
         #expect(checked >= 40)
     }
 
-    @Test(.enabled(if: PythonReference.isAvailable && Corpora.isAvailable, "needs python3 and ../shared/corpora"))
+    @Test(.enabled(if: Python.isAvailable && Corpora.isAvailable, "needs python3 and ../shared/corpora"))
     func pythonReadsTheWrittenConformanceSuite() throws {
         let (checked, sameAsDecant) = try pythonReadsWhatIsWritten(Self.corpusDocuments, as: "application/xml")
         // expat (under minidom and ElementTree) reads 437 of the 750 originals; those are compared.
@@ -189,14 +194,14 @@ import Testing
         let declaration = written == "utf-8" ? "UTF-8" : "UTF-16"
         let expected = "<?xml version=\"1.0\" encoding=\"\(declaration)\"?>\n<a b=\"ü\">日本 &amp; 😀</a>"
         // Python's codecs decode the bytes (its utf-16 codec reads and drops the byte order mark).
-        if PythonReference.isAvailable {
+        if Python.isAvailable {
             let script =
                 "import sys; sys.stdout.buffer.write(open(sys.argv[1], 'rb').read().decode('\(pythonCodec)')"
                 + ".encode('utf-8'))"
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("decant-\(UUID().uuidString)")
             try body.body.write(to: file)
             defer { try? FileManager.default.removeItem(at: file) }
-            let decoded = try PythonReference.run(["-c", script, file.path])
+            let decoded = try Python.run(script, [file.path])
             #expect(String(decoding: decoded, as: UTF8.self) == expected)
         }
         #expect(body.body.count > bomLength)
