@@ -50,7 +50,8 @@ let modules: [Module] = [
     // tree's Canonical XML, so both conformances live in DecantXMLDocument and DecantXMLParser needs no DecantJSON.
     Module(name: "DecantXMLParser", dependencies: ["DecantCore", "DecantBytes", "DecantCharset"]),
     Module(
-        name: "DecantXMLDocument", dependencies: ["DecantCore", "DecantBytes", "DecantJSON", "DecantXMLParser"],
+        name: "DecantXMLDocument",
+        dependencies: ["DecantCore", "DecantBytes", "DecantCharset", "DecantJSON", "DecantXMLParser"],
         testExclude: ["C14N"]),
     Module(
         name: "DecantImage", dependencies: ["DecantCore", "DecantBytes", "DecantCompression", "DecantJSON"],
@@ -109,7 +110,7 @@ struct Plugin {
 let plugins: [Plugin] = [
     Plugin(name: "DecantCSV", extraDependencies: ["DecantBytes", "DecantCharset", "DecantValueTree"]),
     Plugin(name: "DecantForm", extraDependencies: ["DecantValueTree"]),
-    Plugin(name: "DecantProblemDetails", extraDependencies: ["DecantXMLParser"]),
+    Plugin(name: "DecantProblemDetails", extraDependencies: ["DecantXMLParser", "DecantXMLDocument"]),
     Plugin(name: "DecantCBOR", extraDependencies: ["DecantBytes", "DecantValueTree"]),
     Plugin(name: "DecantMessagePack", extraDependencies: ["DecantBytes", "DecantValueTree"]),
     Plugin(name: "DecantMultipart"),
