@@ -42,7 +42,9 @@ extension SerializerRegistry {
     /// A copy with the options of the installed format `id` set (see ``configure(_:options:)``).
     ///
     /// - Throws: As ``configure(_:options:)`` does.
-    public func configuring(_ id: SerializerID, options: ConfigurationOptions) throws(SerializationError)
+    public func configuring(
+        _ id: SerializerID, options: ConfigurationOptions
+    ) throws(SerializationError)
         -> SerializerRegistry
     {
         var copy = self
