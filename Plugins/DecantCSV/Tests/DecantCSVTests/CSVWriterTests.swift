@@ -19,7 +19,9 @@ enum CSVReference {
 
     /// The records Python reads from each body (blank lines dropped), in order.
     static func read(_ bodies: [Data], tsv: Bool = false, encoding: String = "utf-8") throws -> [[[String]]] {
-        let cases = bodies.map { ["body": $0.base64EncodedString(), "tsv": tsv, "encoding": encoding] as [String: Any] }
+        let cases = bodies.map {
+            ["body": $0.base64EncodedString(), "tsv": tsv, "encoding": encoding] as [String: Any]
+        }
         return try run("read", cases).map { try #require($0 as? [[String]]) }
     }
 
@@ -179,7 +181,8 @@ enum CSVReference {
     @Test(.enabled(if: PythonReference.isAvailable)) func tsvIsReadBackByPythonAndDecant() throws {
         let tables =
             Self.seededTables(count: 200, seed: 0x75F, tsvSafe: true) + [
-                CSVTable(header: ["name", "note"], rows: [["Ada", "\"quoted\" stays"], ["Bob", "a,b"], [" x ", ""]])
+                CSVTable(
+                    header: ["name", "note"], rows: [["Ada", "\"quoted\" stays"], ["Bob", "a,b"], [" x ", ""]])
             ]
         let writer = CSVWriter()
         let bodies = try tables.map { try writer.write($0, as: Self.tsv) }
@@ -216,12 +219,16 @@ enum CSVReference {
         let writer = CSVWriter()
         let withHeader = CSVTable(header: ["a"], rows: [["1"]])
         let withoutHeader = CSVTable(header: nil, rows: [["1"]])
-        #expect(try writer.contentType(for: withHeader, as: Self.csv).description == "text/csv;charset=utf-8;header=present")
+        #expect(
+            try writer.contentType(for: withHeader, as: Self.csv).description == "text/csv;charset=utf-8;header=present"
+        )
         #expect(
             try writer.contentType(for: withoutHeader, as: Self.tsv).description
                 == "text/tab-separated-values;charset=utf-8;header=absent")
         let latin = try MediaType(parsing: "text/csv; charset=ISO-8859-1; foo=bar")
-        #expect(try writer.contentType(for: withHeader, as: latin).description == "text/csv;charset=windows-1252;header=present")
+        #expect(
+            try writer.contentType(for: withHeader, as: latin).description
+                == "text/csv;charset=windows-1252;header=present")
     }
 
     @Test func headerAbsentLeavesTheHeaderOut() throws {
@@ -243,9 +250,11 @@ enum CSVReference {
     }
 
     /// Other charsets: Python decodes the body with the same codec and reads the table back.
-    @Test(.enabled(if: PythonReference.isAvailable), arguments: [
-        ("windows-1252", "cp1252"), ("shift_jis", "shift_jis"), ("utf-16le", "utf-16-le"), ("gbk", "gbk"),
-    ])
+    @Test(
+        .enabled(if: PythonReference.isAvailable),
+        arguments: [
+            ("windows-1252", "cp1252"), ("shift_jis", "shift_jis"), ("utf-16le", "utf-16-le"), ("gbk", "gbk"),
+        ])
     func otherCharsetsAreReadBack(charset: String, codec: String) throws {
         let table = CSVTable(
             header: ["ville", "note"],
@@ -284,7 +293,9 @@ enum CSVReference {
             let table = try CSVParser().parse(Data(contentsOf: root.appendingPathComponent(name)), mediaType: Self.csv)
             let writer = CSVWriter()
             let body = try writer.write(table, as: Self.csv)
-            #expect(try CSVParser().parse(body, mediaType: writer.contentType(for: table, as: Self.csv)) == table, "\(name)")
+            #expect(
+                try CSVParser().parse(body, mediaType: writer.contentType(for: table, as: Self.csv)) == table, "\(name)"
+            )
             tables.append(table)
         }
         if PythonReference.isAvailable {
@@ -303,7 +314,8 @@ enum CSVReference {
         #expect(body.serializerID == MediaFormat.csv.id)
         #expect(body.contentType.description == "text/csv;charset=utf-8;header=present")
         #expect(try Self.registry.serialize(body.response(), as: CSVTable.self) == table)
-        let tsv = try Self.registry.encode(table, accepting: AcceptHeader(parsing: "text/tab-separated-values, */*;q=0.1"))
+        let tsv = try Self.registry.encode(
+            table, accepting: AcceptHeader(parsing: "text/tab-separated-values, */*;q=0.1"))
         #expect(tsv.contentType.essence == "text/tab-separated-values")
         #expect(try Self.registry.serialize(tsv.response(), as: CSVTable.self) == table)
     }
