@@ -6,6 +6,7 @@ enum Catalog {
             + TextEncodeWorkloads.all
             + PropertyListWorkloads.all + XMLWorkloads.all + ImageWorkloads.all + MemoryWorkloads.all
             + HostileWorkloads.all + ConcurrencyWorkloads.all + PluginWorkloads.all + FormEncodingWorkloads.all
+            + CSVEncodingWorkloads.all
             + StreamingWorkloads.all
     }
 }
