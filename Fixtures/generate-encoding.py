@@ -4,7 +4,7 @@
 
 The bytes come from Python, never from Decant: `json.dumps` (compact separators, no ASCII escaping), `plistlib.dumps`,
 `cbor2.dumps` (canonical=True only where it equals RFC 8949 preferred serialization: floats in an array, no maps),
-`msgpack.packb`, `urllib.parse.urlencode` and the `codecs` of the WHATWG single- and multi-byte encodings. Run from
+`msgpack.packb`, `urllib.parse.urlencode`, `csv.writer` and the `codecs` of the WHATWG single- and multi-byte encodings. Run from
 anywhere: `python3 Fixtures/generate-encoding.py` (needs the `cbor2` and `msgpack` packages); it rewrites only the
 `write-*.encode.json` files. The output is deterministic.
 """
@@ -16,6 +16,9 @@ import json
 import os
 import plistlib
 import urllib.parse
+
+import csv
+import io
 
 import cbor2
 import msgpack
@@ -148,3 +151,24 @@ case("ndjson", "ndjson", "one compact JSON text a line, each ended by LF", {"rec
 case("ndjson", "json-seq", "RFC 7464: each JSON text after RS and before LF", {"records": records},
      body("ndjson", "application/json-seq", b"".join(b"\x1e" + compact_json(r) + b"\n" for r in records)),
      **{"as": "application/json-seq"})
+
+# CSV and TSV: RFC 4180 as Python's csv.writer writes it (QUOTE_MINIMAL, CRLF).
+def csv_bytes(rows, **dialect):
+    out = io.StringIO(newline="")
+    csv.writer(out, **dialect).writerows(rows)
+    return out.getvalue().encode("utf-8")
+
+
+header = ["name", "note", "city"]
+rows = [["Ada", "said \"hi\"", "London"], ["Grace", "a, b", "New\r\nYork"], ["Zoë", "", "Zürich"]]
+case("csv", "quoting", "fields with quotes, commas and line ends quoted, quotes doubled, CRLF after each record",
+     {"header": header, "rows": rows},
+     body("csv", "text/csv;charset=utf-8;header=present", csv_bytes([header] + rows)), **{"as": "text/csv"})
+tsv_rows = [["id", "word"], ["1", "été"], ["2", "a b"]]
+case("csv", "tab-separated", "TSV: fields joined by tabs, nothing quoted",
+     {"header": tsv_rows[0], "rows": tsv_rows[1:]},
+     body("csv", "text/tab-separated-values;charset=utf-8;header=present",
+          csv_bytes(tsv_rows, delimiter="\t", quoting=csv.QUOTE_NONE)),
+     **{"as": "text/tab-separated-values"})
+case("csv", "tab-in-tsv-field", "a tab inside a TSV field cannot be written", {"header": None, "rows": [["a\tb"]]},
+     error("encodingFailed", "row 1, column 1"), **{"as": "text/tab-separated-values"})
