@@ -89,36 +89,6 @@ import Testing
         #expect(Array(rgba) == pixels)
     }
 
-    /// The deflate stream inflates, in Python's `zlib`, to the bytes compressed: runs, repeats at every distance,
-    /// random bytes and text.
-    @Test(.enabled(if: hasPython, "needs python3"), arguments: [0, 1, 2, 3, 4])
-    func pythonZlibInflatesTheStream(_ kind: Int) throws {
-        var generator = SplitMix64(state: UInt64(kind) + 100)
-        let input: [UInt8]
-        switch kind {
-        case 0: input = []
-        case 1: input = [UInt8](repeating: 7, count: 200_000)
-        case 2:
-            // A 40 KiB random block repeated: matches at distances past the window must not be used.
-            let block = (0..<40_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            input = block + block + Array(block.prefix(1000))
-        case 3: input = (0..<100_000).map { _ in UInt8.random(in: 0...3, using: &generator) }
-        default:
-            input = Array(
-                String(repeating: "The quick brown fox jumps over the lazy dog; 0123456789. ", count: 2000).utf8)
-        }
-        let compressed = DeflateEncoder.zlib(input)
-        let url = Self.temporaryURL(".zlib")
-        defer { try? FileManager.default.removeItem(at: url) }
-        try Data(compressed).write(to: url)
-        let inflated = try Self.python(
-            "import sys, zlib; sys.stdout.buffer.write(zlib.decompress(open(sys.argv[1], 'rb').read()))", [url.path])
-        #expect(Array(inflated) == input)
-        // Decant's own inflate agrees, and repetitive input shrinks.
-        #expect(try Inflate.zlib(compressed, maxOutput: input.count + 1) == input)
-        if kind == 1 || kind == 4 { #expect(compressed.count < input.count / 20) }
-    }
-
     /// A frame of an animation is written with its full canvas; a frame that does not exist is an error that says
     /// how many there are.
     @Test func framesAreWrittenByIndex() throws {

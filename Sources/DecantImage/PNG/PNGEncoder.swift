@@ -70,7 +70,7 @@ enum PNGEncoder {
         let opaque = isOpaque(rgba)
         let channels = opaque ? 3 : 4
         let filtered = filterRows(width: width, height: height, rgba: rgba, channels: channels)
-        let compressed = DeflateEncoder.zlib(filtered)
+        let compressed = Deflate.zlib(filtered)
         var file = signature
         var header = [UInt8]()
         header.reserveCapacity(13)
