@@ -25,12 +25,9 @@ extension Deflate {
         /// The input offset after the last symbol buffered.
         var emitted = 0
 
-        /// A compressor of `input`; ``run(into:)`` compresses it and frees the tables.
+        /// A compressor of `input`, which is not empty; ``run(into:)`` compresses it and frees the tables.
         init(input: UnsafeRawBufferPointer, level: Level) {
-            // An empty buffer may have no address; any valid pointer serves, since nothing is read from it.
-            base =
-                input.baseAddress?.assumingMemoryBound(to: UInt8.self)
-                ?? UnsafePointer(Compressor.emptyByte)
+            base = input.baseAddress!.assumingMemoryBound(to: UInt8.self)
             count = input.count
             self.level = level
             head = .allocate(capacity: 1 << Compressor.hashBits)
@@ -39,9 +36,6 @@ extension Deflate {
             chain.initialize(repeating: -1, count: Compressor.windowSize)
             block = BlockSymbols()
         }
-
-        /// A byte to point at for an empty input.
-        nonisolated(unsafe) static let emptyByte = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
 
         /// Compresses the whole input into `writer` as blocks, the last one final, and frees the tables.
         mutating func run(into writer: inout BitWriter) {

@@ -132,6 +132,14 @@ package enum Deflate {
 
     /// Writes `input` as DEFLATE blocks, the last marked final, ending on a byte boundary.
     static func compress(_ input: UnsafeRawBufferPointer, level: Level, into writer: inout BitWriter) {
+        guard input.count > 0 else {
+            // One final block with the fixed codes (§3.2.6) holding only the end of block: symbol 256, seven 0 bits.
+            writer.write(1, 1)
+            writer.write(1, 2)
+            writer.write(0, 7)
+            writer.alignToByte()
+            return
+        }
         var compressor = Compressor(input: input, level: level)
         compressor.run(into: &writer)
         writer.alignToByte()
