@@ -28,7 +28,8 @@ struct Module {
 let modules: [Module] = [
     // Low-level modules beneath the core, depending on nothing. DecantBytes: word-at-a-time byte scanning (`ByteRun`,
     // public, unsafe-pointer based, for format authors) and SHA-256. DecantCompression: DEFLATE, zlib and gzip
-    // decoding (`package` API), for the core's content decoding stage and the PNG and TIFF decoders.
+    // decoding and compression (`package` API), for the core's content decoding stage, the PNG and TIFF decoders and
+    // the PNG writer.
     Module(name: "DecantBytes"),
     Module(name: "DecantCompression"),
     // Media types, response model, serializer protocol, registry, compound resolver, validation, sniffing, errors.

@@ -31,8 +31,8 @@ enum DecodeCommand: Command {
                             line (its canonical form) as soon as it is decoded; a bad record ends the stream with its
                             error (exit 1). Works on pipes: `curl -sN URL | decant decode --stream --content-type
                             text/event-stream -`.
-          --png OUT         For an image, write the decoded frame to OUT as a PNG file (8-bit RGB, or RGBA when
-                            any pixel is not opaque).
+          --png OUT         For an image, write the decoded frame to OUT as a PNG file (8-bit, in the smallest
+                            colour type that holds its pixels exactly).
           --rgba OUT        For an image, write the decoded frame to OUT as raw RGBA8: width * height * 4 bytes,
                             top-down rows, straight alpha (the size is in the printed value).
           --frame N         The animation frame --png, --rgba and the preview use, from 0 (default: the image
