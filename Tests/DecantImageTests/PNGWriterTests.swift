@@ -213,8 +213,8 @@ import Testing
         let image = Image(width: 2, height: 1, pixels: [1, 2, 3, 255, 4, 5, 6, 255], format: .jpeg)
         let registry = SerializerRegistry().installing(.image)
         let jpeg = #expect(throws: SerializationError.self) { try registry.encode(image, as: "image/jpeg") }
-        #expect(jpeg?.code == .unsupportedFeature)
-        #expect(jpeg?.message.contains("writes only image/png") == true)
+        #expect(jpeg?.code == .noSerializer)
+        #expect(jpeg?.message.contains("'image' reads it but writes only image/png") == true, "\(jpeg?.message ?? "")")
         var options = ImageDecodingOptions()
         options.inflate = false
         let lazy = try PNGDecoder.decode(PNGWriter().write(image), options: options)
