@@ -119,8 +119,9 @@ extension JSONValueDecoder {
     ) throws(SerializationError) -> T {
         var path: [CodingPathComponent] = []
         let found = try value.resolve(pointer, path: &path)
-        let decoder = TapeDecoder(
-            storage: found.storage, root: found.index, options: TapeDecodingOptions(self), path: path)
+        // Rooted at the document (byte offsets are located from there), decoding from the pointed value.
+        let document = TapeDecoder(storage: value.storage, root: value.index, options: TapeDecodingOptions(self))
+        let decoder = TapeDecoder(sharing: document, at: found.index, path: path)
         do {
             return try decoder.decodeRoot(type)
         } catch {

@@ -18,7 +18,8 @@ extension PropertyListValue {
 
     /// Walks to `pointer`'s value, collecting the coding path of the tokens.
     func resolve(_ pointer: JSONPointer, path: inout [any CodingKey]) throws(SerializationError) -> PropertyListValue {
-        try pointer.resolve(from: self) { (node: PropertyListValue, token: String) -> JSONPointer.Step<PropertyListValue> in
+        try pointer.resolve(from: self) {
+            (node: PropertyListValue, token: String) -> JSONPointer.Step<PropertyListValue> in
             switch node {
             case .dictionary(let dictionary):
                 guard let value = dictionary[token] else {

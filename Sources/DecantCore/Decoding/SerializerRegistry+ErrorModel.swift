@@ -39,7 +39,8 @@ extension SerializerRegistry {
         emptyBodyPolicy: EmptyBodyPolicy = .default
     ) throws(SerializationError) -> T {
         try decode(
-            type, from: response, pointer: pointer, errorModel: errorModelSerializer(E.self, options: options, sniffing: sniffing),
+            type, from: response, pointer: pointer,
+            errorModel: errorModelSerializer(E.self, options: options, sniffing: sniffing),
             options: options, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
     }
 

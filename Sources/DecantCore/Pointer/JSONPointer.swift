@@ -126,7 +126,8 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, Expressi
             if Self.isFragmentSafe(byte) {
                 text.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                text += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+                text +=
+                    "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
             }
         }
         return text
