@@ -22,6 +22,10 @@ enum DecodeCommand: Command {
           --serializer ID   Use this serializer (behind the usual validation) instead of resolving one.
           --config FILE     Use a chain from this configuration file (see `decant config check`)...
           --chain NAME      ...the chain called NAME (optional when the file has one chain).
+          --pointer P       Print only the value at the JSON Pointer P (RFC 6901, such as /data/0/name, or the
+                            URI fragment form #/data/0/name), read by the decoder of the format (json, cbor,
+                            msgpack, propertyList) without decoding the rest; a path the body does not have
+                            is an error naming the deepest part that matched (exit 1).
           --sniff           Sniff the body when Content-Type is missing or generic (application/octet-stream, ...).
           --explain         Print the resolution trace (candidates, scores, skipped, chosen), then each failed
                             attempt and the serializer that produced the value (`produced by:`); with --json it
@@ -56,6 +60,7 @@ enum DecodeCommand: Command {
           curl -si https://api.example.com/users/1 > user.http && decant decode user.http
           echo '{"a": [1, 2]}' | decant decode --content-type application/json -
           decant decode --content-type image/gif --frame 2 --png frame2.png animation.gif
+          decant decode --json --pointer /data/0/name user.http
         """
 
     static func run(_ arguments: [String], _ context: CommandContext) throws -> Int32 {
@@ -64,7 +69,7 @@ enum DecodeCommand: Command {
             flags: ["--sniff", "--explain", "--json", "--stream", "--preview", "--no-preview", "--apply-orientation"],
             options: [
                 "--content-type", "--method", "--url", "--serializer", "--config", "--chain", "--png", "--rgba",
-                "--frame",
+                "--frame", "--pointer",
             ])
         guard parsed.positionals.count <= 1 else {
             throw CommandLineArguments.UsageError(description: "decode takes at most one FILE (or - for stdin)")
@@ -74,6 +79,7 @@ enum DecodeCommand: Command {
         }
         let asJSON = parsed.has("--json")
         let imageOutput = try ImageOutput(parsed, asJSON: asJSON)
+        let pointer = try pointerOption(parsed)
         if parsed.has("--stream") {
             guard !imageOutput.needsImage else {
                 throw CommandLineArguments.UsageError(
@@ -155,7 +161,9 @@ enum DecodeCommand: Command {
         }
         do {
             let result: SerializedValue
-            if let configured {
+            if let pointer {
+                result = try registry.value(from: response, at: pointer, sniffing: sniffing)
+            } else if let configured {
                 let chosen = try configured.serializeReportingChoice(response)
                 result = SerializedValue(
                     value: chosen.value, serializerID: chosen.serializerID, mediaType: resolution.mediaType,
@@ -196,6 +204,20 @@ enum DecodeCommand: Command {
                     + ["produced by: none"]).joined(separator: "\n"))
             report(error, asJSON: asJSON)
             return 1
+        }
+    }
+
+    /// The pointer of `--pointer` (the text form, or the URI fragment form when it starts with `#`), checked against
+    /// the options it cannot go with.
+    static func pointerOption(_ parsed: CommandLineArguments) throws -> JSONPointer? {
+        guard let text = parsed.value("--pointer") else { return nil }
+        for other in ["--stream", "--config", "--serializer"] where parsed.has(other) || parsed.value(other) != nil {
+            throw CommandLineArguments.UsageError(description: "--pointer does not combine with \(other)")
+        }
+        do {
+            return try text.hasPrefix("#") ? JSONPointer(uriFragment: text) : JSONPointer(parsing: text)
+        } catch {
+            throw CommandLineArguments.UsageError(description: "--pointer: \(error.message)")
         }
     }
 
