@@ -12,7 +12,7 @@ public import Decant
     import Darwin
 #endif
 
-/// The `decant` command-line tool as a library: `decode`, `encode`, `media-type`, `sniff`, `conformance`, `registry`
+/// The `decant` command-line tool as a library: `decode`, `get`, `encode`, `media-type`, `sniff`, `conformance`, `registry`
 /// and `config check`, run against the registry you give it.
 ///
 /// A package that adds a format gets the whole tool for its own registry with an executable target of three lines:
@@ -100,7 +100,8 @@ public struct DecantTool: Sendable {
     /// The subcommands, in the order `--help` lists them.
     static var commands: [any Command.Type] {
         [
-            DecodeCommand.self, EncodeCommand.self, MediaTypeCommand.self, SniffCommand.self, ConformanceCommand.self,
+            DecodeCommand.self, GetCommand.self, EncodeCommand.self, MediaTypeCommand.self, SniffCommand.self,
+            ConformanceCommand.self,
             RegistryCommand.self, ConfigCommand.self,
         ]
     }

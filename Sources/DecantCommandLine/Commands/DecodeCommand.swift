@@ -88,34 +88,15 @@ enum DecodeCommand: Command {
             return try runStream(parsed, context)
         }
         // An output file that cannot be written fails now, before the input is read and decoded.
-        for (option, path) in [("--png", imageOutput.pngPath), ("--rgba", imageOutput.rgbaPath)] {
-            if let path, let problem = outputFileProblem(path, option: option) {
-                Output.error("\(context.toolName) decode: " + problem)
-                return 1
-            }
+        if let problem = outputFilesProblem(imageOutput) {
+            Output.error("\(context.toolName) decode: " + problem)
+            return 1
         }
-        let registry = context.registry
         // The configured chain, loaded first: its body size limit bounds what is read.
-        var configured: ConfiguredChain?
-        if let path = parsed.value("--config") {
-            let loaded: LoadedConfiguration
-            do {
-                loaded = try registry.loadConfiguration(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                Output.error(error.description)
-                return 1
-            }
-            let names = loaded.configuration.chains.map(\.name)
-            guard let name = parsed.value("--chain") ?? (names.count == 1 ? names[0] : nil) else {
-                throw CommandLineArguments.UsageError(
-                    description: "\(path) has several chains; pick one with --chain (\(names.joined(separator: ", ")))")
-            }
-            do {
-                configured = try loaded.chain(named: name)
-            } catch {
-                report(error, asJSON: asJSON)
-                return 1
-            }
+        let configured: ConfiguredChain?
+        switch try configuredChain(parsed, context, asJSON: asJSON) {
+        case .success(let chain): configured = chain
+        case .failure: return 1
         }
         let isMessage = parsed.value("--content-type") == nil
         let path = parsed.positionals.first ?? "-"
@@ -148,6 +129,66 @@ enum DecodeCommand: Command {
             report(error, asJSON: asJSON)
             return 1
         }
+        return try decodeAndPrint(
+            response, parsed, context, command: name, configured: configured, imageOutput: imageOutput,
+            pointer: pointer)
+    }
+
+    /// Why a file of `--png` or `--rgba` cannot be written (see ``outputFileProblem(_:option:)``), or `nil`: checked
+    /// before the input is read (or fetched) and decoded.
+    static func outputFilesProblem(_ imageOutput: ImageOutput) -> String? {
+        for (option, path) in [("--png", imageOutput.pngPath), ("--rgba", imageOutput.rgbaPath)] {
+            if let path, let problem = outputFileProblem(path, option: option) { return problem }
+        }
+        return nil
+    }
+
+    /// What failed while a configured chain was loaded; the failure has been printed (exit status 1).
+    struct ReportedFailure: Error {}
+
+    /// The chain of `--config FILE` (and `--chain NAME`), or `nil` without `--config`; a file that cannot be read
+    /// or checked, or a chain it does not have, is printed and returned as a failure.
+    ///
+    /// - Throws: A usage error when the file has several chains and `--chain` names none.
+    static func configuredChain(
+        _ parsed: CommandLineArguments, _ context: CommandContext, asJSON: Bool
+    ) throws -> Result<ConfiguredChain?, ReportedFailure> {
+        guard let path = parsed.value("--config") else { return .success(nil) }
+        let loaded: LoadedConfiguration
+        do {
+            loaded = try context.registry.loadConfiguration(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            Output.error(error.description)
+            return .failure(ReportedFailure())
+        }
+        let names = loaded.configuration.chains.map(\.name)
+        guard let name = parsed.value("--chain") ?? (names.count == 1 ? names[0] : nil) else {
+            throw CommandLineArguments.UsageError(
+                description: "\(path) has several chains; pick one with --chain (\(names.joined(separator: ", ")))")
+        }
+        do {
+            return .success(try loaded.chain(named: name))
+        } catch {
+            report(error, asJSON: asJSON)
+            return .failure(ReportedFailure())
+        }
+    }
+
+    /// Decodes `response` as the options in `parsed` ask and prints it (or its error): the one printing of a decoded
+    /// response, for `decode` and for `get`, so that both print a response byte for byte alike.
+    ///
+    /// - Parameters:
+    ///   - command: The command's name, for messages (`decode`, `get`).
+    ///   - configured: The chain of `--config`, if any.
+    ///   - imageOutput: The image options (`--png`, `--rgba`, `--frame`, previews).
+    ///   - pointer: The pointer of `--pointer`, if any.
+    /// - Returns: The exit status: 0 when the value was printed, 1 when the response failed (its error printed).
+    static func decodeAndPrint(
+        _ response: Response, _ parsed: CommandLineArguments, _ context: CommandContext, command: String,
+        configured: ConfiguredChain?, imageOutput: ImageOutput, pointer: JSONPointer?
+    ) throws -> Int32 {
+        let asJSON = parsed.has("--json")
+        let registry = context.registry
         let sniffing: SniffingPolicy = parsed.has("--sniff") ? .sniffWhenGeneric : .trustHeader
         let resolution = registry.resolve(response, sniffing: sniffing)
         /// The trace for --explain: the resolution, then each failed attempt and the serializer that produced the
@@ -185,7 +226,7 @@ enum DecodeCommand: Command {
             // The value printed: with --apply-orientation, the image as the files hold it.
             var value = result.value
             if let failure = writeImageFiles(&value, serializerID: result.serializerID, imageOutput) {
-                Output.error("decant decode: " + failure)
+                Output.error("\(context.toolName) \(command): " + failure)
                 return 1
             }
             let printed = SerializedValue(
@@ -350,9 +391,29 @@ enum DecodeCommand: Command {
         }
     }
 
+    /// The most bytes of a decoded error body ``report(_:asJSON:)`` prints without `--json`.
+    static let errorValuePrintLimit = 4096
+
+    /// Prints `error`: its description on standard error, followed by the decoded error body (`errorValue`, such as
+    /// a problem+json document of a 404) pretty-printed in its canonical form under `error value:`; with `asJSON`,
+    /// ``errorJSON(_:)`` on standard output.
     static func report(_ error: SerializationError, asJSON: Bool) {
         guard asJSON else {
             Output.error(error.description)
+            if let errorValue = error.errorValue, let canonical = try? CanonicalForm.of(errorValue) {
+                var output: [UInt8] = []
+                canonical.appendJSON(options: .prettyPrinted, to: &output)
+                var text = String(decoding: output, as: UTF8.self)
+                if output.count > errorValuePrintLimit {
+                    // Cut at the start of a scalar (not before a UTF-8 continuation byte).
+                    var cut = errorValuePrintLimit
+                    while cut > 0 && output[cut] & 0xC0 == 0x80 { cut -= 1 }
+                    text =
+                        String(decoding: output[..<cut], as: UTF8.self)
+                        + "\n… (\(output.count) bytes in all; --json prints the whole value)"
+                }
+                Output.error("error value:\n" + text)
+            }
             return
         }
         Output.line(String(decoding: errorJSON(error).jsonData(), as: UTF8.self))
