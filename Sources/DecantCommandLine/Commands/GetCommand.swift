@@ -35,7 +35,8 @@ enum GetCommand: Command {
                             Content-Length describe the bytes.
           --data-content-type T
                             The media type of the body of --data or --data-json.
-          --timeout S       Give up when the whole exchange takes more than S seconds (default 60).
+          --timeout S       Give up when the whole exchange takes more than S seconds, a whole number (default
+                            60).
 
         Output options (as `decant decode`'s; see `decant decode --help`):
           --json            Print one JSON object: {"serializer", "mediaType", "value"}, or {"error": ...}.
@@ -62,7 +63,7 @@ enum GetCommand: Command {
         """
 
     /// The seconds `--timeout` allows when it is not given.
-    static let defaultTimeout: Double = 60
+    static let defaultTimeout = 60
 
     static func run(_ arguments: [String], _ context: CommandContext) throws -> Int32 {
         let parsed = try CommandLineArguments(
@@ -83,7 +84,7 @@ enum GetCommand: Command {
         let imageOutput = try DecodeCommand.ImageOutput(parsed, asJSON: asJSON)
         let pointer = try DecodeCommand.pointerOption(parsed)
         let timeout = try timeoutOption(parsed)
-        var request = URLRequest(url: url, timeoutInterval: timeout)
+        var request = URLRequest(url: url, timeoutInterval: TimeInterval(timeout))
         try setHeaderFields(of: &request, parsed, context)
         if let problem = DecodeCommand.outputFilesProblem(imageOutput) {
             Output.error("\(context.toolName) get: " + problem)
@@ -132,12 +133,13 @@ enum GetCommand: Command {
         return url
     }
 
-    /// The seconds of `--timeout`: a positive number, ``defaultTimeout`` when it is absent.
-    static func timeoutOption(_ parsed: CommandLineArguments) throws -> Double {
+    /// The seconds of `--timeout`: a whole number from 1 (FoundationNetworking counts timeouts in whole seconds,
+    /// and takes one under a second as none), ``defaultTimeout`` when it is absent.
+    static func timeoutOption(_ parsed: CommandLineArguments) throws -> Int {
         guard let text = parsed.value("--timeout") else { return defaultTimeout }
-        guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
+        guard let seconds = Int(text), seconds >= 1 else {
             throw CommandLineArguments.UsageError(
-                description: "--timeout takes a number of seconds greater than 0, not '\(text)'")
+                description: "--timeout takes a whole number of seconds from 1, not '\(text)'")
         }
         return seconds
     }
@@ -287,10 +289,10 @@ enum GetCommand: Command {
     ///
     /// - Returns: The response, a ``SerializationError`` when the head arrived but the body did not
     ///   (`truncatedBody`, `bodyTooLarge`), or the session's error when no response arrived.
-    static func fetch(_ request: URLRequest, timeout: Double, limit: BodySizeLimit) -> Result<Response, any Error> {
+    static func fetch(_ request: URLRequest, timeout: Int, limit: BodySizeLimit) -> Result<Response, any Error> {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
+        configuration.timeoutIntervalForRequest = TimeInterval(timeout)
+        configuration.timeoutIntervalForResource = TimeInterval(timeout)
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
         let outcome = Locked<Result<Response, any Error>?>(nil)
@@ -309,7 +311,7 @@ enum GetCommand: Command {
     }
 
     /// The message for a request that got no response: what happened, in words, and the session's own error.
-    static func networkFailure(_ error: any Error, url: URL, timeout: Double) -> String {
+    static func networkFailure(_ error: any Error, url: URL, timeout: Int) -> String {
         let target = url.absoluteString
         guard let urlError = error as? URLError else {
             return "cannot fetch \(target): \(error)"
@@ -321,7 +323,8 @@ enum GetCommand: Command {
         case .cannotFindHost, .dnsLookupFailed:
             reason = "the host name could not be resolved (DNS)"
         case .timedOut:
-            reason = "no complete response within \(seconds(timeout)) seconds (raise it with --timeout S)"
+            reason =
+                "no complete response within \(timeout) second\(timeout == 1 ? "" : "s") (raise it with --timeout S)"
         case .networkConnectionLost:
             reason = "the connection was lost before a response arrived"
         case .notConnectedToInternet:
@@ -336,10 +339,5 @@ enum GetCommand: Command {
             reason = "the request failed"
         }
         return "cannot fetch \(target): \(reason) (URLError \(urlError.errorCode): \(urlError.localizedDescription))"
-    }
-
-    /// `value` as the tool prints seconds: without a fraction when it has none (`60`, `0.5`).
-    static func seconds(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
