@@ -89,6 +89,11 @@ public struct DecantTool: Sendable {
     /// Runs one command line like ``run(_:)``, but returns what it printed instead of writing it: for tests and
     /// for embedding the tool. Standard input is still read for `-`.
     ///
+    /// `get` (and `decode --stream`) wait on the calling thread for work that runs in Swift concurrency's global
+    /// executor (`URLSession`'s response, the stream's records). Call them from a thread of your own, as the tool's
+    /// main thread is, not from a synchronous function running in a task: on a machine with few cores, tasks
+    /// blocked that way can take every thread the executor has and wait for ever.
+    ///
     /// - Parameter arguments: The arguments, such as `["registry", "--json"]`.
     public func capture(_ arguments: [String]) -> Outcome {
         let capture = OutputCapture()

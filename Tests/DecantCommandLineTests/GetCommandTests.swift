@@ -139,6 +139,22 @@ import Testing
         #expect((error["errorValue"] as? NSObject) == (try Self.jsonObject(Self.problem)))
     }
 
+    @Test func decodePrintsALargeDecodedErrorBodyCutAtACharacter() throws {
+        // 3,000 two-byte characters: 6,000 bytes of text, more than the 4 KiB printed.
+        let body = Data(String(repeating: "é", count: 3_000).utf8)
+        let path = try Self.temporaryFile(
+            Self.message(status: "500 Internal Server Error", ["Content-Type: text/plain; charset=utf-8"], body: body))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = DecantTool().capture(["decode", path])
+        #expect(outcome.status == 1)
+        let printed = try #require(outcome.standardError.components(separatedBy: "error value:\n").last)
+        let value = try #require(printed.components(separatedBy: "\n… (").first)
+        #expect(value.hasPrefix("{\n  \"text\": \"éé"))
+        #expect(value.utf8.count <= 4_096 && value.utf8.count >= 4_095)
+        #expect(!value.contains("\u{FFFD}"))
+        #expect(printed.contains("bytes in all; --json prints the whole value)"))
+    }
+
     @Test func theServerReceivesTheMethodHeaderFieldsAndBodyAsGiven() async throws {
         let received = Received()
         let server = try Self.server(

@@ -13,7 +13,8 @@ enum DecodeCommand: Command {
         serializer through the tool's registry by media type, and prints the serializer, the media type and the
         value: JSON pretty-printed, text with the encoding used, an XML tree as a document, bytes as a size and hex
         preview, anything else in its canonical form. Failures print the error, with every attempt, on stderr and
-        exit 1; usage errors exit 2.
+        exit 1 (a status outside 200-299 with its body decoded, such as a problem+json document, under
+        `error value:`); usage errors exit 2.
 
         Options:
           --content-type T  Treat the input as a bare body with Content-Type T (status 200) instead of a message.
