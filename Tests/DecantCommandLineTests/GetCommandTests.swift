@@ -319,6 +319,19 @@ import Testing
         #expect(whole.status == 0, "\(whole.standardError)")
     }
 
+    @Test func aConfiguredChainsLimitBoundsTheDownload() async throws {
+        let server = try Self.server(writing: Self.message(["Content-Type: application/json"], body: Self.json))
+        defer { server.stop() }
+        let config = try Self.temporaryFile(
+            Data(
+                #"{"version": 1, "chains": [{"name": "small", "serializers": ["json"], "limits": {"maxBodyBytes": 20}}]}"#
+                    .utf8))
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let outcome = await Self.get(["--config", config, server.url("/r").absoluteString])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.hasPrefix("[bodyTooLarge] The Content-Length announces \(Self.json.count) bytes"))
+    }
+
     @Test func aServerThatDoesNotAnswerTimesOut() async throws {
         let server = try LoopbackServer(routes: ["/r": { connection in connection.pause(milliseconds: 3_000) }])
         defer { server.stop() }
@@ -336,6 +349,7 @@ import Testing
         ["--timeout", "0.5", "http://127.0.0.1:1/"],
         ["--accept", "nonsense", "http://127.0.0.1:1/"], ["--stream", "http://127.0.0.1:1/"],
         ["--method", "HEAD", "--data", "/dev/null", "--data-content-type", "a/b", "http://127.0.0.1:1/"],
+        ["--method", "get", "--data", "/dev/null", "--data-content-type", "a/b", "http://127.0.0.1:1/"],
     ])
     func usageErrorsExitTwoWithoutARequest(_ arguments: [String]) async throws {
         let outcome = await Self.get(arguments)

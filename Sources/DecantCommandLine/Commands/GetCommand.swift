@@ -21,7 +21,8 @@ enum GetCommand: Command {
         tool's body size limit (or that of --config's chain) and no further.
 
         Request options:
-          --method M        The request method (default GET, or POST when a body is sent).
+          --method M        The request method (default GET, or POST when a body is sent; GET and HEAD carry
+                            no body).
           --header 'N: V'   Send the header field N with the value V; repeat it for more fields (a name given
                             twice is sent with both values).
           --accept A        The Accept field (default: every media type the tool's registry decodes, with the
@@ -235,8 +236,11 @@ enum GetCommand: Command {
         let method = request.httpMethod ?? "GET"
         if parsed.value("--method") == nil {
             request.httpMethod = "POST"
-        } else if method.uppercased() == "HEAD" {
-            throw CommandLineArguments.UsageError(description: "a HEAD request carries no body (--data, --data-json)")
+        } else if ["GET", "HEAD"].contains(method.uppercased()) {
+            // URLSession refuses a GET with a body (FoundationNetworking: "GET method must not have a body").
+            throw CommandLineArguments.UsageError(
+                description: "a \(method.uppercased()) request carries no body here (--data, --data-json); leave out "
+                    + "--method to send it with POST, or give another method")
         }
         let limit = toolLimit(context).maxBytes
         let (input, isComplete) = try Output.read(path, atMost: limit)
