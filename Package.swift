@@ -28,7 +28,8 @@ struct Module {
 let modules: [Module] = [
     // Low-level modules beneath the core, depending on nothing. DecantBytes: word-at-a-time byte scanning (`ByteRun`,
     // public, unsafe-pointer based, for format authors) and SHA-256. DecantCompression: DEFLATE, zlib and gzip
-    // decoding (`package` API), for the core's content decoding stage and the PNG and TIFF decoders.
+    // decoding and compression (`package` API), for the core's content decoding stage, the PNG and TIFF decoders and
+    // the PNG writer.
     Module(name: "DecantBytes"),
     Module(name: "DecantCompression"),
     // Media types, response model, serializer protocol, registry, compound resolver, validation, sniffing, errors.
@@ -50,7 +51,8 @@ let modules: [Module] = [
     // tree's Canonical XML, so both conformances live in DecantXMLDocument and DecantXMLParser needs no DecantJSON.
     Module(name: "DecantXMLParser", dependencies: ["DecantCore", "DecantBytes", "DecantCharset"]),
     Module(
-        name: "DecantXMLDocument", dependencies: ["DecantCore", "DecantBytes", "DecantJSON", "DecantXMLParser"],
+        name: "DecantXMLDocument",
+        dependencies: ["DecantCore", "DecantBytes", "DecantCharset", "DecantJSON", "DecantXMLParser"],
         testExclude: ["C14N"]),
     Module(
         name: "DecantImage", dependencies: ["DecantCore", "DecantBytes", "DecantCompression", "DecantJSON"],
@@ -109,7 +111,7 @@ struct Plugin {
 let plugins: [Plugin] = [
     Plugin(name: "DecantCSV", extraDependencies: ["DecantBytes", "DecantCharset", "DecantValueTree"]),
     Plugin(name: "DecantForm", extraDependencies: ["DecantValueTree"]),
-    Plugin(name: "DecantProblemDetails", extraDependencies: ["DecantXMLParser"]),
+    Plugin(name: "DecantProblemDetails", extraDependencies: ["DecantXMLParser", "DecantXMLDocument"]),
     Plugin(name: "DecantCBOR", extraDependencies: ["DecantBytes", "DecantValueTree"]),
     Plugin(name: "DecantMessagePack", extraDependencies: ["DecantBytes", "DecantValueTree"]),
     Plugin(name: "DecantMultipart"),

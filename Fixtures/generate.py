@@ -408,6 +408,27 @@ def plist_cases():
 
 # ---------------------------------------------------------------- Images
 
+def image_round_trip(name, raw, expectation):
+    """Opts an image fixture out of the round trip where it cannot hold: the image format writes only image/png, so
+    a value decoded from another format is written back as PNG, and its canonical form, which names the format, cannot
+    come back the same; and an image read without its pixels (inflate off) cannot be written at all. A PNG served
+    under another type is written as image/png and read back like any PNG."""
+    value = expectation.get("expect", {}).get("value")
+    if value is None:
+        return name, raw, expectation
+    if expectation.get("options", {}).get("inflate") is False:
+        reason = (" Read without its pixels, the image cannot be written (encodingFailed), so there is no round "
+                  "trip.")
+    elif value.get("format") != "png":
+        reason = (f" The image format writes only image/png, so the round trip would read back a PNG, and the "
+                  f"canonical form names the format ({value.get('format')}): it does not apply; PNGWriterTests write "
+                  f"decoded images of every format as PNG and read them back.")
+    else:
+        return name, raw, expectation
+    rest = {k: v for k, v in expectation.items() if k != "description"}
+    return name, raw, {"description": expectation["description"] + reason, "roundTrip": False, **rest}
+
+
 def image_cases():
     """Images drawn and encoded by Pillow; the expected RGBA comes from Pillow decoding the same bytes."""
     import hashlib
@@ -549,7 +570,7 @@ def image_cases():
     cases.append(("png-no-inflate", http(200, "OK", [("Content-Type", "image/png")], png),
                   {"description": "With inflate off, size and format come without pixels.", "serializer": "image",
                    "options": {"inflate": False}, "expect": {"serializer": "image", "value": lazy}}))
-    return cases
+    return [image_round_trip(*case) for case in cases]
 
 
 # ---------------------------------------------------------------- Configured chains

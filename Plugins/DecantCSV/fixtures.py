@@ -93,8 +93,10 @@ def main():
     write("empty-fields", "Empty fields, a trailing delimiter included, are empty strings.",
           http(200, "OK", "text/csv", trailing.encode()), value(trailing))
     semi = "a;b\n1;\"x;y\"\n"
-    write("delimiter-option", "A configured delimiter.", http(200, "OK", "text/csv", semi.encode()),
-          value(semi, delimiter=";"), serializer="csv", options={"delimiter": ";"})
+    write("delimiter-option",
+          "A configured delimiter, read and (in the round trip) written with the fixture's options.",
+          http(200, "OK", "text/csv", semi.encode()), value(semi, delimiter=";"), serializer="csv",
+          options={"delimiter": ";"})
     spaced = "a , b\n 1 ,  2 \n"
     write("trim-option", "trimsWhitespace removes spaces around fields.",
           http(200, "OK", "text/csv", spaced.encode()), value(spaced, strip=True), serializer="csv",

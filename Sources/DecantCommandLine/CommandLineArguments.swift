@@ -8,7 +8,8 @@ struct CommandLineArguments {
 
     private(set) var positionals: [String] = []
     private var flags: Set<String> = []
-    private var values: [String: String] = [:]
+    /// Every value of each option, in the order given (for options that may be repeated, such as `--header`).
+    private var allValues: [String: [String]] = [:]
 
     /// Reads `arguments`; `flagNames` take no value, `optionNames` take one. With `unknownAsPositional`, an
     /// argument that looks like an option but is not one is kept as a positional argument (for commands whose
@@ -40,13 +41,15 @@ struct CommandLineArguments {
                 guard inlineValue == nil else { throw UsageError(description: "\(name) takes no value") }
                 flags.insert(name)
             } else if optionNames.contains(name) {
+                let value: String
                 if let inlineValue {
-                    values[name] = inlineValue
+                    value = inlineValue
                 } else {
                     guard index < arguments.count else { throw UsageError(description: "\(name) needs a value") }
-                    values[name] = arguments[index]
+                    value = arguments[index]
                     index += 1
                 }
+                allValues[name, default: []].append(value)
             } else if unknownAsPositional {
                 positionals.append(argument)
             } else {
@@ -59,6 +62,9 @@ struct CommandLineArguments {
     /// Whether the flag was given.
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
-    /// The value of an option, if given.
-    func value(_ option: String) -> String? { values[option] }
+    /// The value of an option, if given (the last one, when it was given more than once).
+    func value(_ option: String) -> String? { allValues[option]?.last }
+
+    /// Every value of an option, in the order given; empty when it was not given.
+    func values(_ option: String) -> [String] { allValues[option] ?? [] }
 }

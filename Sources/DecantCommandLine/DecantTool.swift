@@ -12,7 +12,7 @@ public import Decant
     import Darwin
 #endif
 
-/// The `decant` command-line tool as a library: `decode`, `encode`, `media-type`, `sniff`, `conformance`, `registry`
+/// The `decant` command-line tool as a library: `decode`, `get`, `encode`, `media-type`, `sniff`, `conformance`, `registry`
 /// and `config check`, run against the registry you give it.
 ///
 /// A package that adds a format gets the whole tool for its own registry with an executable target of three lines:
@@ -89,6 +89,11 @@ public struct DecantTool: Sendable {
     /// Runs one command line like ``run(_:)``, but returns what it printed instead of writing it: for tests and
     /// for embedding the tool. Standard input is still read for `-`.
     ///
+    /// `get` (and `decode --stream`) wait on the calling thread for work that runs in Swift concurrency's global
+    /// executor (`URLSession`'s response, the stream's records). Call them from a thread of your own, as the tool's
+    /// main thread is, not from a synchronous function running in a task: on a machine with few cores, tasks
+    /// blocked that way can take every thread the executor has and wait for ever.
+    ///
     /// - Parameter arguments: The arguments, such as `["registry", "--json"]`.
     public func capture(_ arguments: [String]) -> Outcome {
         let capture = OutputCapture()
@@ -100,7 +105,8 @@ public struct DecantTool: Sendable {
     /// The subcommands, in the order `--help` lists them.
     static var commands: [any Command.Type] {
         [
-            DecodeCommand.self, EncodeCommand.self, MediaTypeCommand.self, SniffCommand.self, ConformanceCommand.self,
+            DecodeCommand.self, GetCommand.self, EncodeCommand.self, MediaTypeCommand.self, SniffCommand.self,
+            ConformanceCommand.self,
             RegistryCommand.self, ConfigCommand.self,
         ]
     }

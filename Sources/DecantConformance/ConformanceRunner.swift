@@ -58,9 +58,9 @@ public struct ConformanceRunner: Sendable {
     /// The round trip (reported as the perturbation `roundTrip`) holds a format that writes to the law that
     /// decoding what it encoded gives the value back: when the fixture's value came from a format whose encoder
     /// writes it, the value is encoded (as the response's media type without its parameters when the format writes
-    /// it, so that the value decides them, such as the `charset` of decoded text; else as the format's default) and
-    /// the body decoded again by the same serializer with the same options; the two values'
-    /// canonical forms must be equal. A fixture whose value cannot survive that (a string decoded with replacement
+    /// it, so that the value decides them, such as the `charset` of decoded text; else as the format's default) by
+    /// the format's encoder built with the fixture's options, and the body decoded again by the same serializer with
+    /// the same options; the two values' canonical forms must be equal. A fixture whose value cannot survive that (a string decoded with replacement
     /// characters) opts out with `"roundTrip": false`.
     public func run(_ fixture: Fixture) -> [ConformanceResult] {
         let module = moduleName(for: fixture)
@@ -129,9 +129,12 @@ public struct ConformanceRunner: Sendable {
     private func roundTripFailure(
         of value: any Sendable, from id: SerializerID, response: Response, fixture: Fixture
     ) throws -> String? {
-        guard let entry = registry.entry(for: id), let encoder = entry.bodyEncoder, encoder.canEncode(value) else {
-            return nil
-        }
+        guard let entry = registry.entry(for: id), let installed = entry.bodyEncoder else { return nil }
+        let isCompound = fixture.expectation["serializers"] != nil
+        let options = try Self.options(for: id, in: fixture.expectation, compound: isCompound)
+        // The encoder of the fixture's options, as the reader is: a configured delimiter is written as it is read.
+        let encoder = options.isEmpty ? installed : try entry.factory.makeEncoder(configuration: options) ?? installed
+        guard encoder.canEncode(value) else { return nil }
         let mediaType: MediaType
         if let received = response.contentType?.withoutParameters, encoder.writes(received) {
             mediaType = received
@@ -146,8 +149,6 @@ public struct ConformanceRunner: Sendable {
         } catch {
             return "'\(id)' read the value but could not write it back as \(mediaType): \(Self.cap(error.description))"
         }
-        let isCompound = fixture.expectation["serializers"] != nil
-        let options = try Self.options(for: id, in: fixture.expectation, compound: isCompound)
         let again: any Sendable
         do {
             again = try registry.serializer(id: id, configuration: options).serialize(body.response())

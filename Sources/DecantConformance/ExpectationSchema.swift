@@ -61,7 +61,7 @@ enum ExpectationSchema {
         }
     }
 
-    private static func checkKeys(
+    static func checkKeys(
         of value: JSONValue, at place: String?, allowed: [String]
     ) throws(ConformanceFailure) {
         for key in value.keys ?? [] where !allowed.contains(key) {

@@ -57,6 +57,33 @@ extension URLSession {
         return try registry.decode(type, from: response, options: options, statusCodes: statusCodes)
     }
 
+    /// Loads `request` and decodes a `T` from a response with an acceptable status, or the body of any other status
+    /// into the caller's error model `E`, thrown in the ``SerializationError`` of the status
+    /// (``SerializationError/errorValue(as:)``), with the status and the whole response; optionally, the `T` is the
+    /// value at a JSON Pointer. See
+    /// `SerializerRegistry.decode(_:from:errorModel:at:options:sniffing:statusCodes:emptyBodyPolicy:)`.
+    ///
+    /// ```swift
+    /// do {
+    ///     let user = try await URLSession.shared.decant(
+    ///         User.self, for: request, registry: .standard, errorModel: APIError.self)
+    /// } catch let error as SerializationError {
+    ///     if let apiError = error.errorValue(as: APIError.self) { print(error.status ?? 0, apiError) }
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``SerializationError`` (an unacceptable status with the decoded model, or its decoding failure in
+    ///   `attempts`; the media type, body or decoding error), or the session's own error when no response arrived.
+    public func decant<T: Decodable & Sendable, E: Decodable & Sendable>(
+        _ type: T.Type, for request: URLRequest, registry: SerializerRegistry, errorModel: E.Type,
+        at pointer: JSONPointer? = nil, options: DecodingOptions = DecodingOptions(),
+        statusCodes: StatusCodes = .success
+    ) async throws -> T {
+        let response = try await decantResponse(for: request, registry: registry)
+        return try registry.decode(
+            type, from: response, errorModel: errorModel, at: pointer, options: options, statusCodes: statusCodes)
+    }
+
     /// Loads `request` whole as a ``Response`` (status, header fields, body), for any registry or chain call.
     ///
     /// The response describes the body as `URLSession` hands it over: the content codings `URLSession` has removed

@@ -57,4 +57,32 @@ public struct JSONResponseDecoder: ResponseDecoder, FormatComponent {
             throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
+
+    /// `true`: JSON decodes at a JSON Pointer, on its tape.
+    public var decodesAtPointer: Bool { true }
+
+    /// Decodes a `T` from the value at `pointer` in the body of `response`
+    /// (``JSONValueDecoder/decode(_:from:at:)-(_,Data,_)``): the tape is walked to the value and only it is decoded.
+    ///
+    /// - Throws: `SerializationError`: `pointerNotFound`, `decodingFailed` (coding path from the pointer's tokens)
+    ///   or the parser's codes, with the response, its media type and the id `json` attached.
+    public func decode<T: Decodable>(_ type: T.Type, from response: Response, at pointer: JSONPointer) throws -> T {
+        do {
+            return try decoder.decode(type, from: response.body, at: pointer)
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
+        }
+    }
+
+    /// The ``JSONValue`` at `pointer` in the body of `response` (``JSONValue/value(at:)``), sharing the parsed
+    /// document's storage.
+    ///
+    /// - Throws: `SerializationError`: `pointerNotFound` or the parser's codes, with the response attached.
+    public func value(from response: Response, at pointer: JSONPointer) throws -> any Sendable {
+        do {
+            return try JSONParser(options: decoder.parsingOptions).parse(response.body).value(at: pointer)
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
+        }
+    }
 }

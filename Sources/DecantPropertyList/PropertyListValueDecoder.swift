@@ -47,9 +47,16 @@ public struct PropertyListValueDecoder: Sendable {
 
     /// Decodes a `T` from an already parsed value.
     public func decode<T: Decodable>(_ type: T.Type, from value: PropertyListValue) throws(SerializationError) -> T {
+        try decode(type, from: value, codingPath: [])
+    }
+
+    /// Decodes a `T` from `value`, found at `codingPath` in a larger document (a JSON Pointer's tokens).
+    func decode<T: Decodable>(
+        _ type: T.Type, from value: PropertyListValue, codingPath: [any CodingKey]
+    ) throws(SerializationError) -> T {
         do {
             let context = DecodingContext(keyDecodingStrategy: keyDecodingStrategy, userInfo: userInfo)
-            return try ValueDecoder(value: value, codingPath: [], context: context).unbox(type)
+            return try ValueDecoder(value: value, codingPath: codingPath, context: context).unbox(type)
         } catch {
             throw SerializationError(
                 decoding: T.self, from: "the property list", failure: error, serializerID: "propertyList")

@@ -9,10 +9,19 @@ extension XMLTree {
     /// same tree. Attributes the internal subset defaulted are left out when the document type is kept (it adds them
     /// again). Line feeds separate the top-level nodes.
     public func xmlString() -> String {
+        xmlString(declaringEncoding: nil)
+    }
+
+    /// The document as ``xmlString()`` writes it, with an XML declaration naming `encoding` when it is given (the
+    /// tree's version and standalone declaration, else version 1.0), for bytes in that encoding.
+    func xmlString(declaringEncoding encoding: String?) -> String {
         var output = ""
-        if let declaration {
-            output += "<?xml version=\"" + declaration.version + "\""
-            if let standalone = declaration.standalone { output += " standalone=\"\(standalone ? "yes" : "no")\"" }
+        if declaration != nil || encoding != nil {
+            output += "<?xml version=\"" + (declaration?.version ?? "1.0") + "\""
+            if let encoding { output += " encoding=\"" + encoding + "\"" }
+            if let standalone = declaration?.standalone {
+                output += " standalone=\"\(standalone ? "yes" : "no")\""
+            }
             output += "?>\n"
         }
         var writer = XMLTextWriter(keepsDefaultedAttributes: documentType?.internalSubset == nil)

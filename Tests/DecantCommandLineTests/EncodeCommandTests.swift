@@ -95,7 +95,7 @@ import Testing
         #expect(!outcome.standardError.contains(".."), "one sentence ends once: \(outcome.standardError)")
         let unknown = try Self.encode(#"{"id": 1}"#, ["--content-type", "image/x-unknown"])
         #expect(unknown.status == 1)
-        #expect(unknown.standardError.contains("No format of the tool writes image/x-unknown"))
+        #expect(unknown.standardError.contains("No installed format writes image/x-unknown"))
         let notJSON = try Self.encode("{id: 1}", ["--content-type", "application/json"])
         #expect(notJSON.status == 1)
         #expect(notJSON.standardError.contains("the input is not JSON"))

@@ -42,6 +42,25 @@ import Testing
     func fixturePasses(fixture: Fixture) throws {
         try ConformanceRunner(registry: .standard).check([fixture])
     }
+
+    /// The writing cases of the standard registry's areas (each plugin's test target runs its own).
+    static let encodingFixtures: [EncodingFixture] = {
+        guard let directory else { return [] }
+        let all = (try? FixtureLoader.encodingFixtures(in: directory)) ?? []
+        return all.filter { fixture in
+            SerializerID(rawValue: fixture.area).map { SerializerRegistry.standard.entry(for: $0) != nil } == true
+        }
+    }()
+
+    @Test(arguments: ["json", "string", "propertyList"])
+    func everyWritingBuiltInModuleHasWritingCases(area: String) {
+        #expect(Self.encodingFixtures.filter { $0.area == area }.count >= 3)
+    }
+
+    @Test(arguments: encodingFixtures)
+    func encodingFixturePasses(fixture: EncodingFixture) throws {
+        try ConformanceRunner(registry: .standard).check(writing: [fixture])
+    }
 }
 
 @Suite struct ConformanceRunnerTests {

@@ -18,7 +18,10 @@ enum ConformanceCommand: Command {
         Runs every fixture below DIR (default: Fixtures/ in the current directory): each `<case>.http` raw response
         with its `<case>.expect.json` expectation, against the tool's registry, and again on perturbed copies
         (header name case, Content-Type spacing and parameter order, an added charset, trailing whitespace, a
-        chunked body). Prints a table per module and the closing line `N passed, N failed`; exits 1 if any failed.
+        chunked body), and each value a format writes back through that format (the round trip); then every
+        writing case `<case>.encode.json` (a value in its canonical form, the media type or Accept header, and the
+        exact body expected). Prints a table per module and the closing line `N passed, N failed`; exits 1 if any
+        failed.
 
         Options:
           --format F    text (default), json (one object with per-module counts and every result) or junit (XML).
@@ -42,8 +45,10 @@ enum ConformanceCommand: Command {
                 description: "no fixture folder at \(path); run from the package root or pass DIR")
         }
         let fixtures: [Fixture]
+        let encodingFixtures: [EncodingFixture]
         do {
             fixtures = try FixtureLoader.fixtures(in: URL(fileURLWithPath: path))
+            encodingFixtures = try FixtureLoader.encodingFixtures(in: URL(fileURLWithPath: path))
         } catch {
             Output.error("decant conformance: \(error)")
             return 1
@@ -58,6 +63,7 @@ enum ConformanceCommand: Command {
             results += runner.run(fixture)
         }
         if showsProgress { FileHandleWriter.standardError.write("\r\u{1B}[K") }
+        results += encodingFixtures.map { runner.run(writing: $0) }
         let report = ConformanceReport(results: results)
         switch format {
         case "json": Output.line(report.json())

@@ -13,7 +13,8 @@ enum DecodeCommand: Command {
         serializer through the tool's registry by media type, and prints the serializer, the media type and the
         value: JSON pretty-printed, text with the encoding used, an XML tree as a document, bytes as a size and hex
         preview, anything else in its canonical form. Failures print the error, with every attempt, on stderr and
-        exit 1; usage errors exit 2.
+        exit 1 (a status outside 200-299 with its body decoded, such as a problem+json document, under
+        `error value:`); usage errors exit 2.
 
         Options:
           --content-type T  Treat the input as a bare body with Content-Type T (status 200) instead of a message.
@@ -22,6 +23,10 @@ enum DecodeCommand: Command {
           --serializer ID   Use this serializer (behind the usual validation) instead of resolving one.
           --config FILE     Use a chain from this configuration file (see `decant config check`)...
           --chain NAME      ...the chain called NAME (optional when the file has one chain).
+          --pointer P       Print only the value at the JSON Pointer P (RFC 6901, such as /data/0/name, or the
+                            URI fragment form #/data/0/name), read by the decoder of the format (json, cbor,
+                            msgpack, propertyList) without decoding the rest; a path the body does not have
+                            is an error naming the deepest part that matched (exit 1).
           --sniff           Sniff the body when Content-Type is missing or generic (application/octet-stream, ...).
           --explain         Print the resolution trace (candidates, scores, skipped, chosen), then each failed
                             attempt and the serializer that produced the value (`produced by:`); with --json it
@@ -31,8 +36,8 @@ enum DecodeCommand: Command {
                             line (its canonical form) as soon as it is decoded; a bad record ends the stream with its
                             error (exit 1). Works on pipes: `curl -sN URL | decant decode --stream --content-type
                             text/event-stream -`.
-          --png OUT         For an image, write the decoded frame to OUT as a PNG file (8-bit RGB, or RGBA when
-                            any pixel is not opaque).
+          --png OUT         For an image, write the decoded frame to OUT as a PNG file (8-bit, in the smallest
+                            colour type that holds its pixels exactly).
           --rgba OUT        For an image, write the decoded frame to OUT as raw RGBA8: width * height * 4 bytes,
                             top-down rows, straight alpha (the size is in the printed value).
           --frame N         The animation frame --png, --rgba and the preview use, from 0 (default: the image
@@ -56,6 +61,7 @@ enum DecodeCommand: Command {
           curl -si https://api.example.com/users/1 > user.http && decant decode user.http
           echo '{"a": [1, 2]}' | decant decode --content-type application/json -
           decant decode --content-type image/gif --frame 2 --png frame2.png animation.gif
+          decant decode --json --pointer /data/0/name user.http
         """
 
     static func run(_ arguments: [String], _ context: CommandContext) throws -> Int32 {
@@ -64,7 +70,7 @@ enum DecodeCommand: Command {
             flags: ["--sniff", "--explain", "--json", "--stream", "--preview", "--no-preview", "--apply-orientation"],
             options: [
                 "--content-type", "--method", "--url", "--serializer", "--config", "--chain", "--png", "--rgba",
-                "--frame",
+                "--frame", "--pointer",
             ])
         guard parsed.positionals.count <= 1 else {
             throw CommandLineArguments.UsageError(description: "decode takes at most one FILE (or - for stdin)")
@@ -74,6 +80,7 @@ enum DecodeCommand: Command {
         }
         let asJSON = parsed.has("--json")
         let imageOutput = try ImageOutput(parsed, asJSON: asJSON)
+        let pointer = try pointerOption(parsed)
         if parsed.has("--stream") {
             guard !imageOutput.needsImage else {
                 throw CommandLineArguments.UsageError(
@@ -82,34 +89,15 @@ enum DecodeCommand: Command {
             return try runStream(parsed, context)
         }
         // An output file that cannot be written fails now, before the input is read and decoded.
-        for (option, path) in [("--png", imageOutput.pngPath), ("--rgba", imageOutput.rgbaPath)] {
-            if let path, let problem = outputFileProblem(path, option: option) {
-                Output.error("\(context.toolName) decode: " + problem)
-                return 1
-            }
+        if let problem = outputFilesProblem(imageOutput) {
+            Output.error("\(context.toolName) decode: " + problem)
+            return 1
         }
-        let registry = context.registry
         // The configured chain, loaded first: its body size limit bounds what is read.
-        var configured: ConfiguredChain?
-        if let path = parsed.value("--config") {
-            let loaded: LoadedConfiguration
-            do {
-                loaded = try registry.loadConfiguration(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                Output.error(error.description)
-                return 1
-            }
-            let names = loaded.configuration.chains.map(\.name)
-            guard let name = parsed.value("--chain") ?? (names.count == 1 ? names[0] : nil) else {
-                throw CommandLineArguments.UsageError(
-                    description: "\(path) has several chains; pick one with --chain (\(names.joined(separator: ", ")))")
-            }
-            do {
-                configured = try loaded.chain(named: name)
-            } catch {
-                report(error, asJSON: asJSON)
-                return 1
-            }
+        let configured: ConfiguredChain?
+        switch try configuredChain(parsed, context, asJSON: asJSON) {
+        case .success(let chain): configured = chain
+        case .failure: return 1
         }
         let isMessage = parsed.value("--content-type") == nil
         let path = parsed.positionals.first ?? "-"
@@ -142,6 +130,66 @@ enum DecodeCommand: Command {
             report(error, asJSON: asJSON)
             return 1
         }
+        return try decodeAndPrint(
+            response, parsed, context, command: name, configured: configured, imageOutput: imageOutput,
+            pointer: pointer)
+    }
+
+    /// Why a file of `--png` or `--rgba` cannot be written (see ``outputFileProblem(_:option:)``), or `nil`: checked
+    /// before the input is read (or fetched) and decoded.
+    static func outputFilesProblem(_ imageOutput: ImageOutput) -> String? {
+        for (option, path) in [("--png", imageOutput.pngPath), ("--rgba", imageOutput.rgbaPath)] {
+            if let path, let problem = outputFileProblem(path, option: option) { return problem }
+        }
+        return nil
+    }
+
+    /// What failed while a configured chain was loaded; the failure has been printed (exit status 1).
+    struct ReportedFailure: Error {}
+
+    /// The chain of `--config FILE` (and `--chain NAME`), or `nil` without `--config`; a file that cannot be read
+    /// or checked, or a chain it does not have, is printed and returned as a failure.
+    ///
+    /// - Throws: A usage error when the file has several chains and `--chain` names none.
+    static func configuredChain(
+        _ parsed: CommandLineArguments, _ context: CommandContext, asJSON: Bool
+    ) throws -> Result<ConfiguredChain?, ReportedFailure> {
+        guard let path = parsed.value("--config") else { return .success(nil) }
+        let loaded: LoadedConfiguration
+        do {
+            loaded = try context.registry.loadConfiguration(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            Output.error(error.description)
+            return .failure(ReportedFailure())
+        }
+        let names = loaded.configuration.chains.map(\.name)
+        guard let name = parsed.value("--chain") ?? (names.count == 1 ? names[0] : nil) else {
+            throw CommandLineArguments.UsageError(
+                description: "\(path) has several chains; pick one with --chain (\(names.joined(separator: ", ")))")
+        }
+        do {
+            return .success(try loaded.chain(named: name))
+        } catch {
+            report(error, asJSON: asJSON)
+            return .failure(ReportedFailure())
+        }
+    }
+
+    /// Decodes `response` as the options in `parsed` ask and prints it (or its error): the one printing of a decoded
+    /// response, for `decode` and for `get`, so that both print a response byte for byte alike.
+    ///
+    /// - Parameters:
+    ///   - command: The command's name, for messages (`decode`, `get`).
+    ///   - configured: The chain of `--config`, if any.
+    ///   - imageOutput: The image options (`--png`, `--rgba`, `--frame`, previews).
+    ///   - pointer: The pointer of `--pointer`, if any.
+    /// - Returns: The exit status: 0 when the value was printed, 1 when the response failed (its error printed).
+    static func decodeAndPrint(
+        _ response: Response, _ parsed: CommandLineArguments, _ context: CommandContext, command: String,
+        configured: ConfiguredChain?, imageOutput: ImageOutput, pointer: JSONPointer?
+    ) throws -> Int32 {
+        let asJSON = parsed.has("--json")
+        let registry = context.registry
         let sniffing: SniffingPolicy = parsed.has("--sniff") ? .sniffWhenGeneric : .trustHeader
         let resolution = registry.resolve(response, sniffing: sniffing)
         /// The trace for --explain: the resolution, then each failed attempt and the serializer that produced the
@@ -155,7 +203,9 @@ enum DecodeCommand: Command {
         }
         do {
             let result: SerializedValue
-            if let configured {
+            if let pointer {
+                result = try registry.value(from: response, at: pointer, sniffing: sniffing)
+            } else if let configured {
                 let chosen = try configured.serializeReportingChoice(response)
                 result = SerializedValue(
                     value: chosen.value, serializerID: chosen.serializerID, mediaType: resolution.mediaType,
@@ -177,7 +227,7 @@ enum DecodeCommand: Command {
             // The value printed: with --apply-orientation, the image as the files hold it.
             var value = result.value
             if let failure = writeImageFiles(&value, serializerID: result.serializerID, imageOutput) {
-                Output.error("decant decode: " + failure)
+                Output.error("\(context.toolName) \(command): " + failure)
                 return 1
             }
             let printed = SerializedValue(
@@ -196,6 +246,20 @@ enum DecodeCommand: Command {
                     + ["produced by: none"]).joined(separator: "\n"))
             report(error, asJSON: asJSON)
             return 1
+        }
+    }
+
+    /// The pointer of `--pointer` (the text form, or the URI fragment form when it starts with `#`), checked against
+    /// the options it cannot go with.
+    static func pointerOption(_ parsed: CommandLineArguments) throws -> JSONPointer? {
+        guard let text = parsed.value("--pointer") else { return nil }
+        for other in ["--stream", "--config", "--serializer"] where parsed.has(other) || parsed.value(other) != nil {
+            throw CommandLineArguments.UsageError(description: "--pointer does not combine with \(other)")
+        }
+        do {
+            return try text.hasPrefix("#") ? JSONPointer(uriFragment: text) : JSONPointer(parsing: text)
+        } catch {
+            throw CommandLineArguments.UsageError(description: "--pointer: \(error.message)")
         }
     }
 
@@ -328,9 +392,29 @@ enum DecodeCommand: Command {
         }
     }
 
+    /// The most bytes of a decoded error body ``report(_:asJSON:)`` prints without `--json`.
+    static let errorValuePrintLimit = 4096
+
+    /// Prints `error`: its description on standard error, followed by the decoded error body (`errorValue`, such as
+    /// a problem+json document of a 404) pretty-printed in its canonical form under `error value:`; with `asJSON`,
+    /// ``errorJSON(_:)`` on standard output.
     static func report(_ error: SerializationError, asJSON: Bool) {
         guard asJSON else {
             Output.error(error.description)
+            if let errorValue = error.errorValue, let canonical = try? CanonicalForm.of(errorValue) {
+                var output: [UInt8] = []
+                canonical.appendJSON(options: .prettyPrinted, to: &output)
+                var text = String(decoding: output, as: UTF8.self)
+                if output.count > errorValuePrintLimit {
+                    // Cut at the start of a scalar (not before a UTF-8 continuation byte).
+                    var cut = errorValuePrintLimit
+                    while cut > 0 && output[cut] & 0xC0 == 0x80 { cut -= 1 }
+                    text =
+                        String(decoding: output[..<cut], as: UTF8.self)
+                        + "\n… (\(output.count) bytes in all; --json prints the whole value)"
+                }
+                Output.error("error value:\n" + text)
+            }
             return
         }
         Output.line(String(decoding: errorJSON(error).jsonData(), as: UTF8.self))

@@ -1,4 +1,5 @@
 import Decant
+import DecantConformance
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -81,20 +82,21 @@ enum EncodeCommand: Command {
                     + error.description)
             return 1
         }
-        let values = Values(registry: registry, form: json)
-        let body: EncodedBody
+        let written: CanonicalFormEncoding
         do {
             if let mediaType {
-                body = try encode(values, as: mediaType, registry: registry, explain: parsed.has("--explain"))
+                written = try registry.encode(canonicalForm: json, as: mediaType)
             } else {
-                body = try encode(
-                    values, accepting: AcceptHeader(parsing: accept ?? ""), registry: registry,
-                    explain: parsed.has("--explain"))
+                written = try registry.encode(canonicalForm: json, accepting: AcceptHeader(parsing: accept ?? ""))
             }
         } catch {
             Output.error(error.description)
             return 1
         }
+        if parsed.has("--explain") {
+            for line in written.explanation { Output.error(line) }
+        }
+        let body = written.body
         if parsed.has("--http") {
             var head = "HTTP/1.1 200 OK\r\n"
             for field in body.headerFields { head += "\(field.name): \(field.value)\r\n" }
@@ -102,114 +104,5 @@ enum EncodeCommand: Command {
         }
         Output.write(bytes: body.body)
         return 0
-    }
-
-    /// Each format's value, built once from the canonical form by the output type of the format's serializer.
-    final class Values {
-        let registry: SerializerRegistry
-        let form: JSONValue
-        private var built: [SerializerID: Result<any Sendable, SerializationError>] = [:]
-
-        init(registry: SerializerRegistry, form: JSONValue) {
-            self.registry = registry
-            self.form = form
-        }
-
-        func value(for entry: SerializerRegistry.Entry) -> Result<any Sendable, SerializationError> {
-            if let known = built[entry.id] { return known }
-            let result: Result<any Sendable, SerializationError>
-            do throws(SerializationError) {
-                let serializer = try registry.serializer(id: entry.id)
-                guard let type = serializer.outputType as? any ConformanceInitializable.Type else {
-                    throw SerializationError(
-                        code: .unsupportedValue,
-                        message: "its values (\(serializer.outputType)) cannot be built from their canonical form",
-                        serializerID: entry.id)
-                }
-                result = .success(try build(type))
-            } catch {
-                result = .failure(error)
-            }
-            built[entry.id] = result
-            return result
-        }
-
-        private func build<T: ConformanceInitializable>(_ type: T.Type) throws(SerializationError) -> any Sendable {
-            try T(conformanceValue: form)
-        }
-    }
-
-    /// The body of the first format that writes `mediaType` and whose value the form describes.
-    static func encode(
-        _ values: Values, as mediaType: MediaType, registry: SerializerRegistry, explain: Bool
-    ) throws(SerializationError) -> EncodedBody {
-        let entries = registry.entries(writing: mediaType)
-        var reasons: [String] = []
-        for entry in entries {
-            guard let encoder = entry.bodyEncoder else { continue }
-            switch values.value(for: entry) {
-            case .failure(let error):
-                let reason = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
-                reasons.append("'\(entry.id)': \(reason)")
-            case .success(let value) where !encoder.canEncode(value):
-                reasons.append("'\(entry.id)': does not write \(type(of: value))")
-            case .success(let value):
-                if explain {
-                    for reason in reasons { Output.error("skipped \(reason)") }
-                    Output.error("written by '\(entry.id)' as \(mediaType) (from its \(type(of: value)) value)")
-                }
-                return try encoder.encode(value, as: mediaType, options: registry.encodingOptions)
-            }
-        }
-        if entries.isEmpty {
-            let writers = registry.entries.filter { $0.bodyEncoder != nil }.map { entry in
-                "'\(entry.id)' (\(entry.mediaRanges.map(\.description).joined(separator: ", ")))"
-            }
-            throw SerializationError(
-                code: .noSerializer,
-                message: "No format of the tool writes \(mediaType.essence). "
-                    + (writers.isEmpty
-                        ? "None of its formats writes bodies."
-                        : "The formats that write are " + writers.joined(separator: "; ") + "."),
-                mediaType: mediaType)
-        }
-        throw SerializationError(
-            code: .unsupportedValue,
-            message: "The JSON is not a value any format that writes \(mediaType.essence) can write: "
-                + reasons.joined(separator: "; ") + ". Give the value in the canonical form `decant decode --json` "
-                + "prints for that format.",
-            mediaType: mediaType)
-    }
-
-    /// The body in the media type `accept` prefers among the formats that can write the value.
-    static func encode(
-        _ values: Values, accepting accept: AcceptHeader, registry: SerializerRegistry, explain: Bool
-    ) throws(SerializationError) -> EncodedBody {
-        let negotiation = registry.negotiate(accepting: accept, valueDescription: "canonical JSON") {
-            values.value(for: $0)
-        }
-        if explain { Output.error(negotiation.description) }
-        guard let chosen = negotiation.chosen, let entry = registry.entry(for: chosen.id),
-            let encoder = entry.bodyEncoder, case .success(let value) = values.value(for: entry)
-        else {
-            var writable: [String] = []
-            for entry in registry.entries {
-                guard let encoder = entry.bodyEncoder, case .success(let value) = values.value(for: entry),
-                    encoder.canEncode(value)
-                else { continue }
-                let types = encoder.writtenTypes.map(\.description)
-                writable += types.isEmpty ? encoder.mediaRanges.map(\.description) : types
-            }
-            var seen = Set<String>()
-            writable = writable.filter { seen.insert($0).inserted }
-            throw SerializationError(
-                code: .notAcceptable,
-                message: writable.isEmpty
-                    ? "No format of the tool can write this value; give it in the canonical form `decant decode "
-                        + "--json` prints."
-                    : "Nothing the tool can write this value as is acceptable to 'Accept: \(accept)'. It can write it "
-                        + "as \(writable.joined(separator: ", ")).")
-        }
-        return try encoder.encode(value, as: chosen.mediaType, options: registry.encodingOptions)
     }
 }

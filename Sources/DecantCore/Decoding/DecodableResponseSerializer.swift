@@ -7,9 +7,15 @@
 public struct DecodableResponseSerializer<Value: Decodable & Sendable>: ResponseSerializer {
     /// The decoder.
     public let decoder: any ResponseDecoder
+    /// Where in the body the value is: `nil` for the whole body, or a JSON Pointer the decoder follows
+    /// (``ResponseDecoder/decode(_:from:at:)``).
+    public let pointer: JSONPointer?
 
-    /// Creates the serializer.
-    public init(decoder: any ResponseDecoder) { self.decoder = decoder }
+    /// Creates the serializer, decoding the whole body, or the value at `pointer` when it is given.
+    public init(decoder: any ResponseDecoder, pointer: JSONPointer? = nil) {
+        self.decoder = decoder
+        self.pointer = pointer
+    }
 
     /// The decoder's ranges.
     public var mediaRanges: [MediaRange] { decoder.mediaRanges }
@@ -21,9 +27,10 @@ public struct DecodableResponseSerializer<Value: Decodable & Sendable>: Response
         decoder.countsWhitespaceAsEmpty(for: response)
     }
 
-    /// Decodes the body.
+    /// Decodes the body, or the value at ``pointer``.
     public func serialize(_ response: Response) throws -> Value {
-        try decoder.decode(Value.self, from: response)
+        guard let pointer else { return try decoder.decode(Value.self, from: response) }
+        return try decoder.decode(Value.self, from: response, at: pointer)
     }
 
     /// `Value.emptyResponseValue` when `Value` is ``EmptyResponseDecodable`` (``EmptyResponse``, optionals), else

@@ -35,36 +35,40 @@ extension SerializerRegistry {
         statusCodes: StatusCodes = .success,
         emptyBodyPolicy: EmptyBodyPolicy = .default
     ) throws(SerializationError) -> T {
+        try decode(
+            type, from: response, pointer: nil, errorModel: nil, options: options, sniffing: sniffing,
+            statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
+    }
+
+    /// The one way a registry decodes a `Decodable`: the whole body or the value at `pointer`, with the error body of
+    /// an unacceptable status decoded by `errorModel` (given the resolution) or as ``serialize(_:sniffing:statusCodes:emptyBodyPolicy:)``
+    /// would decode it.
+    func decode<T: Decodable & Sendable>(
+        _ type: T.Type,
+        from response: Response,
+        pointer: JSONPointer?,
+        errorModel: ((Resolution) -> AnyResponseSerializer<any Sendable>)?,
+        options: DecodingOptions,
+        sniffing: SniffingPolicy,
+        statusCodes: StatusCodes,
+        emptyBodyPolicy: EmptyBodyPolicy
+    ) throws(SerializationError) -> T {
         let resolution = resolve(response, sniffing: sniffing)
-        let decoders = resolution.candidates.compactMap { candidate -> (any ResponseDecoder)? in
-            guard let entry = entry(for: candidate.id), let decoder = entry.decoder else { return nil }
-            let merged = decodingOptions.overridden(by: entry.decodingOptions).overridden(by: options)
-            return merged.isEmpty ? decoder : decoder.applying(merged)
+        let serializers = candidateDecoders(resolution, options: options).map { decoder in
+            DecodableResponseSerializer<T>(decoder: decoder, pointer: pointer).eraseToAnySerializer()
         }
-        let serializers = decoders.map { DecodableResponseSerializer<T>(decoder: $0).eraseToAnySerializer() }
         // As `serialize` does: a failure falls back only to candidates as specific (never from json's
         // `application/json` to string's `text/*`, which cannot judge the format).
         var compound = CompoundSerializer(serializers, sniffing: sniffing, id: "registry")
         compound.fallsBackOnlyAsSpecifically = true
-        // The error body of an unacceptable status is decoded by the compound `serialize` would use.
-        let errorBodyDecoding: StatusCodeValidation.ErrorBodyDecoding =
-            statusCodes.contains(response.status)
-            ? .none
-            : .serializer(
-                try compoundSerializer(
-                    resolution, producing: nil as Never.Type?, sniffing: sniffing, response: response
-                )
-                .eraseOutput())
-        var chain = ResponseChain(
-            RegistryDecodingSerializer(compound: compound),
-            preprocessors: callStages,
-            statusValidation: StatusCodeValidation(acceptable: statusCodes, errorBodyDecoding: errorBodyDecoding),
-            emptyBodyPolicy: emptyBodyPolicy)
-        chain.mediaTypeValidation = nil
+        let chain = try decodingChain(
+            RegistryDecodingSerializer(compound: compound), response: response, resolution: resolution,
+            errorModel: errorModel, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy)
         if serializers.isEmpty, emptyBodyPolicy.emptinessReason(for: response, whitespaceIsEmpty: false) == nil {
             // No format decodes `Decodable` types from this media type, but a serializer for it may make a `T` itself
-            // (`string` a String from text/plain, `data` Data from anything): its value, or its own error.
-            if !candidateSerializers(resolution, producing: T.self).isEmpty {
+            // (`string` a String from text/plain, `data` Data from anything): its value, or its own error. Not at a
+            // pointer, which only decoders follow.
+            if pointer == nil, errorModel == nil, !candidateSerializers(resolution, producing: T.self).isEmpty {
                 return try serialize(
                     response, as: T.self, sniffing: sniffing, statusCodes: statusCodes, emptyBodyPolicy: emptyBodyPolicy
                 )
@@ -73,6 +77,48 @@ extension SerializerRegistry {
             throw noDecoder(for: T.self, resolution: resolution, response: response)
         }
         return try chain.serialize(response)
+    }
+
+    /// The decoders of `resolution`'s candidates, most specific first, each with the options of the registry, its
+    /// format and the call (`options`) applied.
+    func candidateDecoders(_ resolution: Resolution, options: DecodingOptions) -> [any ResponseDecoder] {
+        resolution.candidates.compactMap { candidate -> (any ResponseDecoder)? in
+            guard let entry = entry(for: candidate.id), let decoder = entry.decoder else { return nil }
+            let merged = decodingOptions.overridden(by: entry.decodingOptions).overridden(by: options)
+            return merged.isEmpty ? decoder : decoder.applying(merged)
+        }
+    }
+
+    /// The chain around a decoding `serializer`: the registry's stages and the call's statuses and empty-body policy,
+    /// with the error body of an unacceptable status decoded by `errorModel` or by the compound `serialize` would use.
+    func decodingChain<S: ResponseSerializer>(
+        _ serializer: S,
+        response: Response,
+        resolution: Resolution,
+        errorModel: ((Resolution) -> AnyResponseSerializer<any Sendable>)?,
+        sniffing: SniffingPolicy,
+        statusCodes: StatusCodes,
+        emptyBodyPolicy: EmptyBodyPolicy
+    ) throws(SerializationError) -> ResponseChain<S> {
+        let errorBodyDecoding: StatusCodeValidation.ErrorBodyDecoding
+        if statusCodes.contains(response.status) {
+            errorBodyDecoding = .none
+        } else if let errorModel {
+            errorBodyDecoding = .serializer(errorModel(resolution))
+        } else {
+            errorBodyDecoding = .serializer(
+                try compoundSerializer(
+                    resolution, producing: nil as Never.Type?, sniffing: sniffing, response: response
+                )
+                .eraseOutput())
+        }
+        var chain = ResponseChain(
+            serializer,
+            preprocessors: callStages,
+            statusValidation: StatusCodeValidation(acceptable: statusCodes, errorBodyDecoding: errorBodyDecoding),
+            emptyBodyPolicy: emptyBodyPolicy)
+        chain.mediaTypeValidation = nil
+        return chain
     }
 
     /// The error when no candidate of `resolution` has a decoder: the build error of one that should have had one,

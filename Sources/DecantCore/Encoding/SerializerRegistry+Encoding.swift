@@ -139,9 +139,18 @@ extension SerializerRegistry {
                 mediaType: mediaType, serializerID: broken.id, underlying: error)
         }
         if writers.isEmpty {
+            // A format that reads the type but writes others (images read JPEG, write PNG): say so.
+            let readers = entries.compactMap { entry -> String? in
+                guard let encoder = entry.encoder,
+                    MediaRange.mostSpecific(of: entry.mediaRanges, writing: mediaType) != nil
+                else { return nil }
+                return "'\(entry.id)' reads it but writes only "
+                    + encoder.mediaRanges.map(\.description).joined(separator: ", ")
+            }
+            let readersNote = readers.isEmpty ? "." : ": " + readers.joined(separator: "; ") + "."
             return SerializationError(
                 code: .noSerializer,
-                message: "No installed format writes \(mediaType.essence)." + alternatives,
+                message: "No installed format writes \(mediaType.essence)" + readersNote + alternatives,
                 mediaType: mediaType)
         }
         let names = writers.map { "'\($0.id)'" }.joined(separator: ", ")
@@ -175,14 +184,18 @@ extension SerializerRegistry {
 struct FormatEncoder: BodyEncoder {
     let base: any BodyEncoder
     let format: MediaFormat
+    /// The ranges the encoder writes, within the format's: a format may write fewer types than it reads (images
+    /// write only `image/png`), never others.
+    let mediaRanges: [MediaRange]
 
     init(_ base: any BodyEncoder, format: MediaFormat) {
         self.base = base
         self.format = format
+        let own = base.mediaRanges.filter { range in format.mediaRanges.contains { $0.covers(range) } }
+        mediaRanges = own.isEmpty ? format.mediaRanges : own
     }
 
     var id: SerializerID { format.id }
-    var mediaRanges: [MediaRange] { format.mediaRanges }
 
     var defaultMediaType: MediaType? { base.defaultMediaType }
 

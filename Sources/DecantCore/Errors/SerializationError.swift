@@ -72,6 +72,12 @@ public struct SerializationError: Error, Sendable {
         public static let registryConflict = Code("registryConflict")
         /// A serializer threw an error that is not a ``SerializationError``; see ``SerializationError/underlying``.
         public static let serializerFailed = Code("serializerFailed")
+        /// A JSON Pointer (``JSONPointer``) names no value of the body; the message says which part of it matched
+        /// and what is there, and ``SerializationError/codingPath`` holds the matched tokens and the one that failed.
+        public static let pointerNotFound = Code("pointerNotFound")
+        /// A text is not a JSON Pointer (RFC 6901): it neither is empty nor starts with `/`, or it has a bad `~`
+        /// escape (or, in the URI fragment form, a bad `%` escape).
+        public static let invalidPointer = Code("invalidPointer")
     }
 
     /// The fields, shared by copies: an error is one reference wide, so that a `Result` or a typed `throws` of it costs

@@ -52,6 +52,9 @@ public struct SerializerRegistry: Sendable {
         let encoder: FormatEncoder?
         /// Why the factory's encoder could not be built, when it could not: reported by `encode`, never dropped.
         public let encoderBuildError: SerializationError?
+        /// The options the serializer, decoder and encoder above were built with: empty at installation, those of
+        /// ``SerializerRegistry/configure(_:options:)`` after it.
+        public let configuration: ConfigurationOptions
 
         /// The format's id.
         public var id: SerializerID { format.id }
@@ -145,7 +148,7 @@ public struct SerializerRegistry: Sendable {
     }
 
     /// Every installed factory, in installation order.
-    public private(set) var entries: [Entry] = []
+    public internal(set) var entries: [Entry] = []
     /// The `Decodable` options of every format of this registry (none by default): what
     /// ``decode(_:from:options:sniffing:statusCodes:emptyBodyPolicy:)`` uses unless the format was installed with
     /// its own (``install(_:decodingOptions:)``) or the call passes others, field by field (see ``DecodingOptions``).
@@ -298,7 +301,7 @@ public struct SerializerRegistry: Sendable {
                     format: format, moduleName: module.name, factory: factory, order: entries.count,
                     capabilities: capabilities, defaultSerializer: serializer, buildError: buildError, route: route,
                     decoder: decoder, decoderBuildError: decoderBuildError, decodingOptions: decodingOptions,
-                    encoder: encoder, encoderBuildError: encoderBuildError))
+                    encoder: encoder, encoderBuildError: encoderBuildError, configuration: [:]))
         }
         conflicts += found
         return found
@@ -354,30 +357,35 @@ public struct SerializerRegistry: Sendable {
         stages.first { $0.factory.id == id }?.factory
     }
 
-    /// A serializer built by the factory `id` from configuration options.
+    /// A serializer built by the factory `id` from configuration options (over those the format was configured with
+    /// in this registry, ``configure(_:options:)``).
     ///
     /// - Throws: ``SerializationError/Code/unknownSerializer`` (naming the nearest installed id) or the factory's
     ///   option errors.
     public func serializer(
         id: SerializerID, configuration: ConfigurationOptions = [:]
     ) throws(SerializationError) -> AnyResponseSerializer<any Sendable> {
-        guard let entry = entry(for: id) else {
-            let known = entries.map(\.id.rawValue)
-            var message = "No serializer with the id '\(id)' is installed."
-            if let nearest = EditDistance.nearest(to: id.rawValue, in: known) {
-                message += " Did you mean '\(nearest)'?"
-            }
-            message +=
-                known.isEmpty
-                ? " The registry is empty: install a module first."
-                : " Installed: " + known.joined(separator: ", ") + "."
-            throw SerializationError(code: .unknownSerializer, message: message, serializerID: id)
-        }
+        guard let entry = entry(for: id) else { throw unknownSerializer(id) }
         if configuration.isEmpty {
             if let serializer = entry.defaultSerializer { return serializer }
             if let buildError = entry.buildError { throw buildError }
         }
-        return try entry.factory.makeErasedSerializer(configuration: configuration)
+        return try entry.factory.makeErasedSerializer(
+            configuration: entry.configuration.merging(configuration) { $1 })
+    }
+
+    /// The error for an `id` no installed format has, naming the nearest installed id.
+    func unknownSerializer(_ id: SerializerID) -> SerializationError {
+        let known = entries.map(\.id.rawValue)
+        var message = "No serializer with the id '\(id)' is installed."
+        if let nearest = EditDistance.nearest(to: id.rawValue, in: known) {
+            message += " Did you mean '\(nearest)'?"
+        }
+        message +=
+            known.isEmpty
+            ? " The registry is empty: install a module first."
+            : " Installed: " + known.joined(separator: ", ") + "."
+        return SerializationError(code: .unknownSerializer, message: message, serializerID: id)
     }
 
     /// Explains which installed serializer handles `mediaType`.

@@ -57,8 +57,10 @@ public protocol SerializerFactory: Sendable {
     /// the format does not write. Defaults to `nil`.
     ///
     /// ``SerializerRegistry/encode(_:as:options:)`` and content negotiation use the encoder built with the default
-    /// options; like the decoder, it runs under the format's id and ranges, and an error thrown here is kept and
-    /// reported when a value would be written in the format.
+    /// options (or those of ``SerializerRegistry/configure(_:options:)``); like the decoder, it runs under the
+    /// format's id, and it writes the media ranges it states that lie within the format's (a format may write fewer
+    /// types than it reads, as images write only `image/png`; ranges outside the format's are ignored). An error
+    /// thrown here is kept and reported when a value would be written in the format.
     func makeEncoder(options: Options) throws -> (any BodyEncoder)?
 
     /// Converts configuration options, already checked against ``optionSchema``, into typed options.

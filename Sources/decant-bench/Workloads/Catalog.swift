@@ -5,7 +5,8 @@ enum Catalog {
         JSONWorkloads.all + DecodableWorkloads.all + EncodingWorkloads.all + RegistryWorkloads.all + StringWorkloads.all
             + TextEncodeWorkloads.all
             + PropertyListWorkloads.all + XMLWorkloads.all + ImageWorkloads.all + MemoryWorkloads.all
-            + HostileWorkloads.all + ConcurrencyWorkloads.all + PluginWorkloads.all + FormEncodingWorkloads.all
+            + CompressionWorkloads.all + HostileWorkloads.all + ConcurrencyWorkloads.all + PluginWorkloads.all
+            + FormEncodingWorkloads.all + CSVEncodingWorkloads.all
             + StreamingWorkloads.all + MultipartUploadWorkloads.all
     }
 }

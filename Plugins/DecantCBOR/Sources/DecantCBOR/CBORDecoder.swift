@@ -35,8 +35,15 @@ public struct CBORDecoder: Sendable {
     /// - Throws: `SerializationError` with code `decodingFailed`, the coding path and the `DecodingError` as
     ///   `underlying`.
     public func decode<T: Decodable>(_ type: T.Type, from value: CBORValue) throws(SerializationError) -> T {
+        try decode(type, from: value, codingPath: [])
+    }
+
+    /// Decodes a `T` from `value`, found at `codingPath` in a larger document (a JSON Pointer's tokens).
+    func decode<T: Decodable>(
+        _ type: T.Type, from value: CBORValue, codingPath: [any CodingKey]
+    ) throws(SerializationError) -> T {
         do {
-            return try CBORValueDecoder(value: value, codingPath: []).decodeValue(type)
+            return try CBORValueDecoder(value: value, codingPath: codingPath).decodeValue(type)
         } catch {
             throw SerializationError(decoding: T.self, from: "the CBOR value", failure: error)
         }

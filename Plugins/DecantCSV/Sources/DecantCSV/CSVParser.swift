@@ -148,7 +148,7 @@ public struct CSVParser: Sendable {
     ) throws(SerializationError)
         -> CSVTable
     {
-        let isTSV = mediaType.map { $0.type == "text" && $0.subtype == "tab-separated-values" } ?? false
+        let isTSV = mediaType?.isTabSeparatedValues ?? false
         let delimiter = options.delimiter ?? (isTSV ? 0x09 : 0x2C)
         guard delimiter < 0x80, delimiter != 0x22, delimiter != 0x0D, delimiter != 0x0A else {
             throw SerializationError(

@@ -223,6 +223,9 @@ import Testing
         let report = try runner.check(fixtures)
         // The plugin's own perturbation ran on the bodies it applies to.
         #expect(report.results.filter { $0.perturbation == "csvLineEnds" }.count >= 8)
+        // The writing cases (`write-*.encode.json`, bytes from Python's csv.writer) pass too.
+        let writing = try FixtureLoader.encodingFixtures(in: root.appendingPathComponent("csv"))
+        #expect(try runner.check(writing: writing).results.count >= 3)
     }
 
     /// The serializer rules every format must follow, with fixture bodies as samples.

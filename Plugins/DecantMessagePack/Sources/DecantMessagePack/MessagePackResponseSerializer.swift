@@ -72,6 +72,38 @@ public struct MessagePackResponseDecoder: ResponseDecoder, FormatComponent {
             throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
         }
     }
+
+    /// `true`: MessagePack decodes at a JSON Pointer, on the tape of ``MessagePackParser/read(_:)``.
+    public var decodesAtPointer: Bool { true }
+
+    /// Decodes a `T` from the item at `pointer` in the body of `response`: the body is checked onto a tape
+    /// (``MessagePackParser/read(_:)``), the tape is walked to the item (``MessagePackItem/item(at:)``), and only
+    /// that item becomes a ``MessagePackValue`` and is decoded. A decoding error's coding path starts with the
+    /// pointer's tokens.
+    ///
+    /// - Throws: `SerializationError`: the parser's codes, `pointerNotFound`, or `decodingFailed`, with the
+    ///   response, its media type and the id `msgpack` attached.
+    public func decode<T: Decodable>(_ type: T.Type, from response: Response, at pointer: JSONPointer) throws -> T {
+        do {
+            var path: [any CodingKey] = []
+            let item = try MessagePackParser(options: decoder.parsingOptions).read(response.body)
+                .resolve(pointer, path: &path)
+            return try decoder.decode(type, from: item.value, codingPath: path)
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
+        }
+    }
+
+    /// The ``MessagePackValue`` at `pointer` in the body of `response`, made from that item only.
+    ///
+    /// - Throws: `SerializationError`: the parser's codes or `pointerNotFound`, with the response attached.
+    public func value(from response: Response, at pointer: JSONPointer) throws -> any Sendable {
+        do {
+            return try MessagePackParser(options: decoder.parsingOptions).read(response.body).item(at: pointer).value
+        } catch {
+            throw error.filling(response: response, mediaType: response.contentType, serializerID: id)
+        }
+    }
 }
 
 extension MediaFormat {

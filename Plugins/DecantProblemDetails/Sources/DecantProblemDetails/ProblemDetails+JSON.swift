@@ -47,6 +47,21 @@ extension ProblemDetails {
         }
     }
 
+    /// The problem as an `application/problem+json` document (RFC 9457 §3): an object with `type` (always, as the
+    /// URL's absolute string, `about:blank` included), then `title`, `status`, `detail` and `instance` when present,
+    /// then the extension members in order. ``init(json:baseURL:)`` reads it back to an equal value.
+    ///
+    /// - Throws: `SerializationError` with code `limitExceeded` for a string longer than `JSONValue.maxStringBytes`.
+    public func jsonValue() throws(SerializationError) -> JSONValue {
+        var members: [(String, JSONValue)] = [("type", try JSONValue(checking: type.absoluteString))]
+        if let title { members.append(("title", try JSONValue(checking: title))) }
+        if let status { members.append(("status", JSONValue(status))) }
+        if let detail { members.append(("detail", try JSONValue(checking: detail))) }
+        if let instance { members.append(("instance", try JSONValue(checking: instance.absoluteString))) }
+        members += extensions.map { ($0.name, $0.value) }
+        return .object(members)
+    }
+
     /// A JSON number with an integral value in `Int`'s range (`404`, `404.0`, `4.04e2`), else `nil`.
     static func status(_ value: JSONValue) -> Int? {
         guard value.kind == .number else { return nil }
