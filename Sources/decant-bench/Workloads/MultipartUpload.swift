@@ -223,7 +223,9 @@ private struct SocketReader {
         while fill() {
             let byte = buffer[start]
             start += 1
-            if byte == 0x0A { return String(decoding: bytes.last == 0x0D ? bytes.dropLast() : bytes[...], as: UTF8.self) }
+            if byte == 0x0A {
+                return String(decoding: bytes.last == 0x0D ? bytes.dropLast() : bytes[...], as: UTF8.self)
+            }
             bytes.append(byte)
         }
         return nil
