@@ -158,4 +158,28 @@ import Testing
         #expect(error?.code == .encodingFailed)
         #expect(error?.message.contains("shrank") == true)
     }
+
+    /// A server that answers before reading the body (413) ends the upload with that response, whichever method.
+    @Test(arguments: [UploadMethod.stream, .temporaryFile])
+    func aServerThatAnswersEarlyEndsTheUpload(uploadMethod: UploadMethod) async throws {
+        let server = try LoopbackServer(routes: [
+            "/upload": { connection in
+                connection.write(
+                    "HTTP/1.1 413 Content Too Large\r\nContent-Type: text/plain\r\nContent-Length: 8\r\n"
+                        + "Connection: close\r\n\r\ntoo big.")
+            }
+        ])
+        defer { server.stop() }
+        var form = MultipartUpload.formData()
+        try form.append(Data(repeating: 1, count: 8 << 20), name: "big", filename: "big.bin")
+        do {
+            let response = try await URLSession.shared.upload(
+                form.chunks(), headerFields: form.headerFields, for: URLRequest(url: server.url("/upload")),
+                via: uploadMethod)
+            #expect(response.status == 413)
+        } catch {
+            // The connection may be reset while the body is still being sent: a session error, not a hang.
+            #expect(!(error is SerializationError))
+        }
+    }
 }
