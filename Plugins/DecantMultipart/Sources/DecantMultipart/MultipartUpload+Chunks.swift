@@ -18,10 +18,10 @@ extension MultipartUpload {
         let size: Int
 
         /// An iterator that reads the parts from the start.
-        public func makeAsyncIterator() -> Iterator { Iterator(upload: upload, size: size) }
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(upload: upload, size: size) }
 
         /// Reads the parts, one chunk at a time.
-        public struct Iterator: AsyncIteratorProtocol {
+        public struct AsyncIterator: AsyncIteratorProtocol {
             /// The body.
             private let upload: MultipartUpload
             /// The largest chunk.
