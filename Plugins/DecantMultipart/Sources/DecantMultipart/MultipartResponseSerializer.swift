@@ -249,8 +249,8 @@ public struct MultipartResponseSerializer: ResponseSerializer, FormatComponent {
         return (name, extended ?? parameters.first { $0.name == "filename" }?.value)
     }
 
-    /// The `boundary` parameter of `mediaType`, checked against RFC 2046 §5.1.1: 1 to 70 characters from `bchars`,
-    /// not ending with a space.
+    /// The `boundary` parameter of `mediaType`, checked against RFC 2046 §5.1.1
+    /// (``MultipartWriter/isValidBoundary(_:)``, the one statement of the rule for reading and writing).
     static func boundary(of mediaType: MediaType, offset: Int) throws(SerializationError) -> String {
         guard let boundary = mediaType.parameters["boundary"] else {
             throw SerializationError(
@@ -259,16 +259,7 @@ public struct MultipartResponseSerializer: ResponseSerializer, FormatComponent {
                     + "found. Send the boundary in the Content-Type, such as '\(mediaType.essence); boundary=xyz'.",
                 mediaType: mediaType, serializerID: MediaFormat.multipart.id, offset: offset)
         }
-        let bytes = Array(boundary.utf8)
-        let valid =
-            (1...70).contains(bytes.count) && bytes.last != 0x20
-            && bytes.allSatisfy { byte in
-                switch byte {
-                case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x20: true
-                default: Array("'()+_,-./:=?".utf8).contains(byte)
-                }
-            }
-        guard valid else {
+        guard MultipartWriter.isValidBoundary(boundary) else {
             throw SerializationError(
                 code: .invalidBody,
                 message: "The boundary '\(boundary)' of \(mediaType.essence) is not valid: RFC 2046 §5.1.1 allows 1 "
