@@ -117,6 +117,9 @@ let plugins: [Plugin] = [
     Plugin(name: "DecantMultipart"),
     Plugin(name: "DecantNDJSON"),
     Plugin(name: "DecantEventStream", extraDependencies: ["DecantBytes"]),
+    // The browser's `EventSource` over URLSession: reconnects, `Last-Event-ID`, `retry`. Apart from the parser plugin
+    // so that parsing events needs neither FoundationNetworking nor full Foundation.
+    Plugin(name: "DecantEventSource", extraDependencies: ["DecantFoundation", "DecantEventStream"]),
 ]
 
 /// Settings every target gets.
@@ -180,7 +183,7 @@ for index in targets.indices where ["decant", "decant-bench"].contains(targets[i
 
 // Streaming end to end: URLSession against a loopback server, through the NDJSON and event stream plugins. Declared
 // only when those plugins are (the outsider check builds Decant without them).
-let streamingPlugins = ["DecantNDJSON", "DecantEventStream"]
+let streamingPlugins = ["DecantNDJSON", "DecantEventStream", "DecantEventSource"]
 if streamingPlugins.allSatisfy({ name in plugins.contains { $0.name == name } }) {
     targets.append(
         .testTarget(
