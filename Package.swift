@@ -117,6 +117,9 @@ let plugins: [Plugin] = [
     Plugin(name: "DecantMultipart"),
     Plugin(name: "DecantNDJSON"),
     Plugin(name: "DecantEventStream", extraDependencies: ["DecantBytes"]),
+    // The browser's `EventSource` over URLSession: reconnects, `Last-Event-ID`, `retry`. Apart from the parser plugin
+    // so that parsing events needs neither FoundationNetworking nor full Foundation.
+    Plugin(name: "DecantEventSource", extraDependencies: ["DecantFoundation", "DecantEventStream"]),
 ]
 
 /// Settings every target gets.
@@ -178,10 +181,10 @@ for index in targets.indices where ["decant", "decant-bench"].contains(targets[i
     targets[index].dependencies += plugins.map { .target(name: $0.name) }
 }
 
-// Streaming end to end: URLSession against a loopback server, through the NDJSON, event stream and multipart plugins
-// (records streamed down, a multipart body streamed up). Declared only when those plugins are (the outsider check
-// builds Decant without them).
-let streamingPlugins = ["DecantNDJSON", "DecantEventStream", "DecantMultipart"]
+// Streaming end to end: URLSession against a loopback server, through the NDJSON, event stream, event source and
+// multipart plugins (records streamed down, reconnecting event streams, a multipart body streamed up). Declared only
+// when those plugins are (the outsider check builds Decant without them).
+let streamingPlugins = ["DecantNDJSON", "DecantEventStream", "DecantEventSource", "DecantMultipart"]
 if streamingPlugins.allSatisfy({ name in plugins.contains { $0.name == name } }) {
     targets.append(
         .testTarget(

@@ -10,7 +10,8 @@ and the pending event discarded at the end of the stream. The canonical form of 
 Run from anywhere: `python3 Plugins/DecantEventStream/fixtures.py`. It rewrites Fixtures/eventStream/ and is
 deterministic. `python3 Plugins/DecantEventStream/fixtures.py --interpret FILE` instead prints, as JSON, what
 `interpret()` reads from the body in FILE (and writes nothing): the writer's tests check Decant's event stream writer
-against it.
+against it. `--resume FILE` reads a JSON array of bodies (arrays of byte values) and prints the `resume_point()` of each: the
+last event ID string and retry a reconnecting client keeps.
 """
 import json
 import os
@@ -33,6 +34,20 @@ def write(name, raw, expectation):
 
 def interpret(body):
     """The events and the last retry of an event stream, per the WHATWG HTML Standard."""
+    events, retry, _ = read_stream(body)
+    return {"events": events, "retry": retry}
+
+
+def resume_point(body):
+    """What a client reconnects with after reading `body`: the event source's last event ID string (set from the
+    last event ID buffer by every empty line, "dispatch the event" step 1, even when the data is empty) and the
+    reconnection time (the last valid retry, set as soon as the field is read)."""
+    _, retry, last_id_string = read_stream(body)
+    return {"lastEventID": last_id_string, "retry": retry}
+
+
+def read_stream(body):
+    """The events, the last retry and the last event ID string of an event stream."""
     text = body.decode("utf-8", errors="replace")
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -51,10 +66,11 @@ def interpret(body):
         else:
             current += char
         index += 1
-    events, data, event_type, last_id, retry = [], "", "", "", None
+    events, data, event_type, last_id, retry, last_id_string = [], "", "", "", None, ""
     for line in lines:
         if line == "":
             # Dispatch.
+            last_id_string = last_id
             if data == "":
                 event_type = ""
                 continue
@@ -81,7 +97,7 @@ def interpret(body):
         elif name == "retry":
             if value and all("0" <= c <= "9" for c in value):
                 retry = int(value)
-    return {"events": events, "retry": retry}
+    return events, retry, last_id_string
 
 
 def ok(name, description, body, content_type=SSE):
@@ -145,5 +161,9 @@ if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--interpret":
         with open(sys.argv[2], "rb") as file:
             print(json.dumps(interpret(file.read())))
+    elif len(sys.argv) == 3 and sys.argv[1] == "--resume":
+        # FILE holds a JSON array of bodies, each an array of byte values; prints the array of their resume points.
+        with open(sys.argv[2], "rb") as file:
+            print(json.dumps([resume_point(bytes(body)) for body in json.load(file)]))
     else:
         main()

@@ -52,13 +52,22 @@ public struct EventStreamRecordReader: RecordReader {
     private var cachedTypeWords: (UInt64, UInt64) = (0, 0)
     private var cachedTypeCount = -1
     private var cachedTypeBytes: [UInt8] = []
-    private var lastEventID = ""
+    /// The last event ID buffer: the last `id` field read, committed to ``lastEventID`` by the next empty line.
+    private var lastEventIDBuffer = ""
+    /// Whether an `id` field has set the buffer since the last empty line.
+    private var lastEventIDChanged = false
     /// The offset of the first line of the current event (negative before it), for errors.
     private var eventStart = -1
     private var eventTooLarge = false
 
-    /// The reconnection time, in milliseconds, last set by a valid `retry` field.
+    /// The reconnection time, in milliseconds, last set by a valid `retry` field (it takes effect when the field is
+    /// read, even in an event that is never dispatched).
     public private(set) var retry: Int?
+
+    /// The last event ID string, as the WHATWG processing model keeps it: the last `id` field as of the last empty
+    /// line (an empty line commits it even when it dispatches nothing, as after `id: 7` alone); an `id` field of an
+    /// event cut off by the end of the body is not. The value a client that reconnects sends as `Last-Event-ID`.
+    public private(set) var lastEventID: String
 
     /// What the data of the current event is so far.
     private enum DataKind {
@@ -74,7 +83,15 @@ public struct EventStreamRecordReader: RecordReader {
 
     /// Creates a parser.
     public init(maxRecordBytes: Int) {
+        self.init(maxRecordBytes: maxRecordBytes, lastEventID: "")
+    }
+
+    /// Creates a parser for a stream that continues another (a reconnection): events without an `id` field carry
+    /// `lastEventID`, as browsers keep the last event ID across reconnections.
+    public init(maxRecordBytes: Int, lastEventID: String) {
         self.maxRecordBytes = max(0, maxRecordBytes)
+        self.lastEventID = lastEventID
+        self.lastEventIDBuffer = lastEventID
     }
 
     /// Feeds bytes; appends each event they dispatch.
@@ -126,6 +143,7 @@ public struct EventStreamRecordReader: RecordReader {
             }
             let length = end &- position
             if length == 0 {
+                if lastEventIDChanged { commitLastEventID() }
                 if dataKind == .short, !eventTooLarge {
                     // The usual event: one short `data` line (nothing to reset but the kind, the type, the start).
                     // (A literal for an empty ID: copying the stored one would cost a retain call.)
@@ -278,7 +296,10 @@ public struct EventStreamRecordReader: RecordReader {
         case 5 where Self.isName(name, "event"):
             setType(value)
         case 2 where Self.isName(name, "id"):
-            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+            if !value.contains(0) {
+                lastEventIDBuffer = String(decoding: value, as: UTF8.self)
+                lastEventIDChanged = true
+            }
         case 5 where Self.isName(name, "retry"):
             guard !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }) else { return }
             var milliseconds = 0
@@ -393,8 +414,15 @@ public struct EventStreamRecordReader: RecordReader {
         eventTooLarge = false
     }
 
+    /// An empty line: the last event ID buffer becomes the last event ID string.
+    private mutating func commitLastEventID() {
+        lastEventID = lastEventIDBuffer
+        lastEventIDChanged = false
+    }
+
     /// An empty line: the current event is dispatched, if it has data.
     private mutating func dispatch(into records: inout [Result<ServerSentEvent, SerializationError>]) {
+        if lastEventIDChanged { commitLastEventID() }
         if eventTooLarge {
             records.append(.failure(tooLargeError()))
         } else {
