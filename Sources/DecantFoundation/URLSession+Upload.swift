@@ -70,25 +70,39 @@ extension URLSession {
         let streamed = prepared
         let task = TaskBox()
         let failure = FailureBox()
-        return try await withThrowingTaskGroup(of: Response?.self) { group in
-            group.addTask {
-                do {
-                    for try await chunk in body {
-                        guard await pipe.send(chunk) else { break }
-                    }
-                    pipe.finish()
-                } catch {
-                    // Close the pipe first: `URLSession` may be blocked in a read of it on the queue that
-                    // `cancel()` waits for (FoundationNetworking), and only the end of the pipe frees it. The server
-                    // then sees a body cut short (a multipart body without its close delimiter) or a cancelled
-                    // request; the caller gets this error either way.
-                    failure.set(error)
-                    pipe.close()
-                    task.cancel()
-                    throw error
+        // FoundationNetworking reads a body stream on its own work queue, which every session shares, and a read of
+        // the pipe blocks that queue until the next chunk is written. Any `URLSession` call made meanwhile (another
+        // request starting) waits for the queue on a thread of the cooperative pool; on a small machine the whole
+        // pool can end up waiting, and a producer that needs the pool to make the next chunk never runs: a
+        // deadlock (seen with two cores). So the body is produced on a thread of its own there.
+        @Sendable func produce() async throws -> Response? {
+            do {
+                for try await chunk in body {
+                    guard await pipe.send(chunk) else { break }
                 }
-                return nil
+                pipe.finish()
+            } catch {
+                // Close the pipe first: `URLSession` may be blocked in a read of it on the queue that
+                // `cancel()` waits for (FoundationNetworking), and only the end of the pipe frees it. The server
+                // then sees a body cut short (a multipart body without its close delimiter) or a cancelled
+                // request; the caller gets this error either way.
+                failure.set(error)
+                pipe.close()
+                task.cancel()
+                throw error
             }
+            return nil
+        }
+        #if canImport(FoundationNetworking)
+            let producer = ThreadExecutor()
+            defer { producer.stop() }
+        #endif
+        return try await withThrowingTaskGroup(of: Response?.self) { group in
+            #if canImport(FoundationNetworking)
+                group.addTask(executorPreference: producer, operation: produce)
+            #else
+                group.addTask(operation: produce)
+            #endif
             group.addTask {
                 let (data, urlResponse) = try await self.loadCancellably(streamed, fromFile: nil, box: task)
                 return try Response(data: data, response: urlResponse, request: streamed)
@@ -353,3 +367,48 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count
         Darwin.write(descriptor, bytes, count)
     #endif
 }
+
+#if canImport(FoundationNetworking)
+    /// A task executor that runs its jobs one at a time on one thread, until stopped (after the last job it was given).
+    final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
+        private let condition = NSCondition()
+        private var jobs: [UnownedJob] = []
+        private var stopped = false
+
+        init() {
+            let thread = Thread { [self] in run() }
+            thread.name = "decant.upload-body"
+            thread.start()
+        }
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            condition.lock()
+            jobs.append(job)
+            condition.signal()
+            condition.unlock()
+        }
+
+        /// Ends the thread once the jobs already given have run.
+        func stop() {
+            condition.lock()
+            stopped = true
+            condition.signal()
+            condition.unlock()
+        }
+
+        private func run() {
+            while true {
+                condition.lock()
+                while jobs.isEmpty && !stopped { condition.wait() }
+                if jobs.isEmpty {
+                    condition.unlock()
+                    return
+                }
+                let job = jobs.removeFirst()
+                condition.unlock()
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+        }
+    }
+#endif
