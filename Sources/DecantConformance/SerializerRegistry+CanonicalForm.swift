@@ -12,7 +12,7 @@ public struct CanonicalFormEncoding: Sendable {
     /// The body, its exact `Content-Type` and the format that wrote it.
     public var body: EncodedBody
     /// How the choice was made, a line each: the formats skipped and why, then the one that wrote (with an `Accept`
-    /// header, the whole negotiation as ``Negotiation`` prints it). What `decant encode --explain` prints.
+    /// header, the whole negotiation as `Negotiation` prints it). What `decant encode --explain` prints.
     public var explanation: [String]
 
     /// Creates an encoding.

@@ -7,7 +7,7 @@ public import DecantCore
     public import Foundation
 #endif
 
-/// How ``URLSession/upload(_:headerFields:for:method:via:)`` hands a streamed body to `URLSession`.
+/// How `URLSession.upload(_:headerFields:for:method:via:)` hands a streamed body to `URLSession`.
 public enum UploadMethod: Sendable, Hashable {
     /// Through a pipe that is the request's `httpBodyStream`, each chunk written as `URLSession` reads: nothing
     /// touches the disk. FoundationNetworking (Linux) sends a body stream with `Transfer-Encoding: chunked` and

@@ -1,5 +1,6 @@
 import Decant
 import DecantCommandLine
+import DecantConformance
 import Foundation
 import Testing
 
@@ -106,6 +107,69 @@ import Testing
     ])
     func usageErrorsExitTwo(_ arguments: [String]) throws {
         let outcome = try Self.encode("{}", arguments)
+        #expect(outcome.status == 2, "\(outcome.standardError)")
+    }
+}
+
+/// `decant encode --from-response` / `--from-type`: a body read through the registry and its value written again, for
+/// the values whose canonical form cannot be turned back into them (images, multipart bodies).
+@Suite struct EncodeFromBodyTests {
+    static let fixtures = FixtureLoader.fixturesDirectory()
+
+    static func expectedValue(_ relativePath: String) throws -> JSONValue {
+        let url = try #require(fixtures).appendingPathComponent(relativePath)
+        return try #require(try JSONParser().parse(Data(contentsOf: url))["expect"]?["value"])
+    }
+
+    static func decodedValue(_ outcome: DecantTool.Outcome, arguments: [String]) throws -> JSONValue {
+        let path = try EncodeCommandTests.file(outcome.standardOutputBytes)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let decoded = DecantTool().capture(["decode", "--json", "--no-preview"] + arguments + [path])
+        #expect(decoded.status == 0, "\(decoded.standardError)")
+        return try #require(try JSONParser().parse(decoded.standardOutputBytes)["value"])
+    }
+
+    @Test func aJPEGIsWrittenAsAPNGOfTheSamePixels() throws {
+        let input = try #require(Self.fixtures).appendingPathComponent("image/jpeg.http").path
+        let outcome = DecantTool().capture(["encode", "--content-type", "image/png", "--from-response", input])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardOutputBytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        let png = try Self.decodedValue(outcome, arguments: ["--content-type", "image/png"])
+        // The fixture's digest is Pillow's decoding of the JPEG: the PNG holds the same pixels.
+        let expected = try Self.expectedValue("image/jpeg.expect.json")
+        #expect(png["rgbaSHA256"] == expected["rgbaSHA256"])
+        #expect(png["width"] == expected["width"] && png["height"] == expected["height"])
+        #expect(png["format"]?.stringValue == "png")
+    }
+
+    @Test func aBareBodyNamesItsType() throws {
+        let json = try EncodeCommandTests.file(Data(#"{"a": [1, 2]}"#.utf8))
+        defer { try? FileManager.default.removeItem(atPath: json) }
+        let text = try EncodeCommandTests.file(Data("café".utf8))
+        defer { try? FileManager.default.removeItem(atPath: text) }
+        let latin = DecantTool().capture([
+            "encode", "--content-type", "text/plain;charset=windows-1252", "--from-type", "text/plain;charset=utf-8",
+            text,
+        ])
+        #expect(latin.status == 0, "\(latin.standardError)")
+        // Python: "café".encode("cp1252") == b"caf\xe9".
+        #expect(latin.standardOutputBytes == Data([0x63, 0x61, 0x66, 0xE9]))
+        // A JSONValue is written by JSON only: asking for a property list is 406, listing what it can be.
+        let plist = DecantTool().capture([
+            "encode", "--accept", "application/x-plist", "--from-type", "application/json", json,
+        ])
+        #expect(plist.status == 1)
+        #expect(plist.standardError.contains("[notAcceptable]"), "\(plist.standardError)")
+        let garbage = DecantTool().capture(["encode", "--content-type", "image/png", "--from-type", "image/png", json])
+        #expect(garbage.status == 1)
+        #expect(!garbage.standardError.isEmpty)
+    }
+
+    @Test(arguments: [
+        ["--from-response", "--from-type", "image/png"], ["--from-type", "not a type"],
+    ])
+    func misuseIsAUsageError(_ options: [String]) {
+        let outcome = DecantTool().capture(["encode", "--content-type", "image/png"] + options + ["-"])
         #expect(outcome.status == 2, "\(outcome.standardError)")
     }
 }

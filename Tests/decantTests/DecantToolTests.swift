@@ -42,6 +42,26 @@ import Testing
             stderr: String(decoding: err, as: UTF8.self))
     }
 
+    /// `encode --from-response` with the tool's plugins: a multipart body read and written again keeps its parts, as
+    /// Python's email package read them for the fixture.
+    @Test func encodeWritesAMultipartBodyReadFromAResponse() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Fixtures/multipart").standardizedFileURL
+        let input = fixtures.appendingPathComponent("alternative.http").path
+        let written = try Self.run([
+            "encode", "--content-type", "multipart/alternative", "--from-response", "--http", input,
+        ])
+        #expect(written.status == 0, "\(written.stderr)")
+        let decoded = try Self.run(["decode", "--json", "-"], stdin: Data(written.stdout.utf8))
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        let expectation =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: fixtures.appendingPathComponent("alternative.expect.json"))) as? [String: Any]
+        let expected = (expectation?["expect"] as? [String: Any])?["value"] as? NSObject
+        let actual = (try JSONSerialization.jsonObject(with: Data(decoded.stdout.utf8)) as? [String: Any])?["value"]
+        #expect(expected != nil && expected == actual as? NSObject)
+    }
+
     @Test func mediaTypePrintsOneSerializationPerInputAndInvalid() throws {
         let result = try Self.run([
             "media-type", "Application/Problem+JSON; Charset=UTF-8", "text/html;charset=", "nonsense",
