@@ -1,0 +1,50 @@
+public import DecantCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension ArchivedResponse: ConformanceRepresentable {
+    /// `{"index": n, "targetURI": text or null, "offset": n, "status": n, "headers": [[name, value], ...],
+    /// "body_base64": text, "truncation": {"reason", "keptBytes", "statedBytes"} or null}`; a record that is not a
+    /// readable response has `"error": code` in place of `status`, `headers` and `body_base64`.
+    ///
+    /// The same form for every archive format (WARC, HAR), so that the responses of the same exchange recorded by two
+    /// tools compare equal up to their offsets.
+    public func conformanceValue() throws -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("index", JSONValue(Double(index))),
+            ("targetURI", try targetURI.map { try JSONValue(checking: $0) } ?? nil),
+            ("offset", JSONValue(Double(offset))),
+        ]
+        switch response {
+        case .success(let response):
+            var headers: [JSONValue] = []
+            headers.reserveCapacity(response.headers.count)
+            for field in response.headers {
+                headers.append(.array([try JSONValue(checking: field.name), try JSONValue(checking: field.value)]))
+            }
+            members.append(("status", JSONValue(Double(response.status))))
+            members.append(("headers", .array(headers)))
+            members.append(("body_base64", try JSONValue(checking: response.body.base64EncodedString())))
+        case .failure(let error):
+            members.append(("error", try JSONValue(checking: error.code.rawValue)))
+        }
+        if let truncation {
+            members.append(
+                (
+                    "truncation",
+                    .object([
+                        ("reason", try JSONValue(checking: truncation.reason)),
+                        ("keptBytes", JSONValue(Double(truncation.keptBytes))),
+                        ("statedBytes", truncation.statedBytes.map { JSONValue(Double($0)) } ?? nil),
+                    ])
+                ))
+        } else {
+            members.append(("truncation", nil))
+        }
+        return .object(members)
+    }
+}
