@@ -12,8 +12,8 @@ public import DecantCore
 /// The protocol lives here, beside ``JSONValue``, so that a format module conforms its output type in its own module
 /// with nothing more than DecantJSON: the conformance kit is needed only by tests. `JSONValue` is its own form;
 /// `String` is a JSON string; `Data` is `{"data_base64": ...}`; `Optional` is `null` or the wrapped value's form. The
-/// other built-in outputs conform in their modules: `DecodedText` and `ArchivedResponse` (core types) here, `PropertyListValue` in
-/// DecantPropertyList, `Image` in DecantImage, `XMLTree` and `XMLStreamParser` in DecantXMLDocument. A third-party
+/// other built-in outputs conform in their modules: `DecodedText` and `ArchivedResponse` (core types) here,
+/// `PropertyListValue` in DecantPropertyList, `Image` in DecantImage, `XMLTree` and `XMLStreamParser` in DecantXMLDocument. A third-party
 /// format conforms its output type the same way:
 ///
 /// ```swift
