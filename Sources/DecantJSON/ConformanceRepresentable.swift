@@ -13,8 +13,8 @@ public import DecantCore
 /// with nothing more than DecantJSON: the conformance kit is needed only by tests. `JSONValue` is its own form;
 /// `String` is a JSON string; `Data` is `{"data_base64": ...}`; `Optional` is `null` or the wrapped value's form. The
 /// other built-in outputs conform in their modules: `DecodedText` and `ArchivedResponse` (core types) here,
-/// `PropertyListValue` in DecantPropertyList, `Image` in DecantImage, `XMLTree` and `XMLStreamParser` in DecantXMLDocument. A third-party
-/// format conforms its output type the same way:
+/// `PropertyListValue` in DecantPropertyList, `Image` in DecantImage, `XMLTree` and `XMLStreamParser` in
+/// DecantXMLDocument. A third-party format conforms its output type the same way:
 ///
 /// ```swift
 /// extension CSVTable: ConformanceRepresentable {
