@@ -90,7 +90,8 @@ let modules: [Module] = [
         testDependencies: ["Decant"]),
     // The command-line tool. Its output formats are a contract: keep them stable.
     Module(name: "DecantCommandLine", dependencies: ["Decant", "DecantConformance", "DecantJSON"]),
-    Module(name: "decant", kind: .executable, dependencies: ["Decant", "DecantCommandLine"]),
+    Module(
+        name: "decant", kind: .executable, dependencies: ["Decant", "DecantCommandLine"], testExclude: ["Archives"]),
     // The benchmark program: each workload against its Foundation baseline, interleaved in one process. Run it in
     // release mode: `swift run -c release decant-bench`.
     Module(name: "decant-bench", kind: .executable, dependencies: ["Decant"], hasTests: false),

@@ -105,7 +105,8 @@ public struct DecantTool: Sendable {
     /// The subcommands, in the order `--help` lists them.
     static var commands: [any Command.Type] {
         [
-            DecodeCommand.self, GetCommand.self, EncodeCommand.self, MediaTypeCommand.self, SniffCommand.self,
+            DecodeCommand.self, GetCommand.self, ArchiveCommand.self, EncodeCommand.self, MediaTypeCommand.self,
+            SniffCommand.self,
             ConformanceCommand.self,
             RegistryCommand.self, ConfigCommand.self,
         ]
