@@ -113,7 +113,8 @@ import Testing
         defer { server.stop() }
         let asked = Asked()
         let tool = DecantTool(registryWithoutPlugins: .standard, eventSource: Self.stub(asked, events: ["1"]))
-        let outcome = await GetCommandTests.get(["--stream", server.url("/events").absoluteString], tool: tool)
+        let outcome = await GetCommandTests.get(
+            ["--no-plugins", "--stream", server.url("/events").absoluteString], tool: tool)
         #expect(outcome.status == 1)
         #expect(outcome.standardError.contains("DecantEventSource plugin"))
         #expect(asked.requests.isEmpty)
