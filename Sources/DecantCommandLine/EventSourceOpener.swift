@@ -12,14 +12,19 @@
 /// import DecantEventSource
 ///
 /// let eventSource = EventSourceOpener { stream in
-///     var configuration = EventSource.Configuration(lastEventID: stream.lastEventID) { state in
-///         stream.report(EventSourceProgress(
-///             connections: state.connections, failuresInARow: state.failuresInARow, events: state.events,
-///             lastEventID: state.lastEventID, isOpen: state.readyState == .open, lastFailure: state.lastFailure))
-///     }
+///     var configuration = EventSource.Configuration(
+///         lastEventID: stream.lastEventID,
+///         onStateChange: { state in
+///             stream.report(
+///                 EventSourceProgress(
+///                     connections: state.connections, failuresInARow: state.failuresInARow, events: state.events,
+///                     lastEventID: state.lastEventID, isOpen: state.readyState == .open,
+///                     lastFailure: state.lastFailure))
+///         })
 ///     if let time = stream.reconnectionTime { configuration.defaultReconnectionTime = time }
 ///     if let limit = stream.maxReconnects { configuration.maxReconnects = limit }
-///     let source = stream.session.eventSource(for: stream.request, configuration: configuration, registry: stream.registry)
+///     let source = stream.session.eventSource(
+///         for: stream.request, configuration: configuration, registry: stream.registry)
 ///     for try await event in source { try stream.deliver(event) }
 /// }
 /// DecantTool(registry: registry, eventSource: eventSource).main()

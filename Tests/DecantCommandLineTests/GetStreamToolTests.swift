@@ -160,20 +160,22 @@ import Testing
         #expect(script.values(of: "X-Client") == ["t", "t", "t"])
     }
 
-    @Test func theReconnectionLimitEndsTheRunWithStatusThree() throws {
+    @Test(arguments: [0, 2])
+    func theReconnectionLimitEndsTheRunWithStatusThree(_ limit: Int) throws {
         // Connections that end without an event, for ever.
         let script = ScriptedResponses([Self.events([": nothing\n\n"])])
         let server = try LoopbackServer(routes: ["/events": script.handler])
         defer { server.stop() }
         let result = try Self.run([
-            "get", "--stream", "--retry", "5", "--max-reconnects", "2", server.url("/events").absoluteString,
+            "get", "--stream", "--retry", "5", "--max-reconnects", "\(limit)", server.url("/events").absoluteString,
         ])
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
-        // The first request and 2 reconnections; the third connection in a row without an event is over the limit.
-        #expect(script.requestCount == 3)
-        #expect(result.stderr.contains("the stream gave up: 3 connections in a row ended without an event"))
-        #expect(result.stderr.contains("--max-reconnects 2"))
+        // The first request and `limit` reconnections; the next connection in a row without an event is over it.
+        #expect(script.requestCount == limit + 1)
+        #expect(
+            result.stderr.contains("the stream gave up: \(limit + 1) connections in a row ended without an event"))
+        #expect(result.stderr.contains("--max-reconnects \(limit)"))
     }
 
     @Test(arguments: [

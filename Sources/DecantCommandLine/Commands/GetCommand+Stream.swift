@@ -254,7 +254,9 @@ final class StreamRun: Sendable {
         }
         let afterReconnection = progress.reconnections > 0
         switch error.code {
-        case .limitExceeded where !progress.isOpen && afterReconnection:
+        // The reconnection limit is met between connections, after one that ended without an event; an event over its
+        // size limit (the same code) ends an open connection.
+        case .limitExceeded where !progress.isOpen && progress.failuresInARow > 0:
             let limit = maxReconnects.map(String.init) ?? "the default, 10"
             let cause: String
             switch error.underlying {
