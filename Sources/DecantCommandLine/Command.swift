@@ -18,6 +18,8 @@ struct CommandContext: Sendable {
     var toolName: String
     /// The registry the command uses.
     var registry: SerializerRegistry
+    /// Reads reconnecting event streams for `get --stream`; `nil` without one (and under `--no-plugins`).
+    var eventSource: EventSourceOpener? = nil
 
     /// `text` (a usage text written for `decant`) with the tool's own name in its usage line.
     func named(_ text: String) -> String {

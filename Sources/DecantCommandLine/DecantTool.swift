@@ -35,6 +35,10 @@ public struct DecantTool: Sendable {
     /// The registry `--no-plugins` selects; `nil` when the tool has no plugins to leave out (the flag then changes
     /// nothing).
     public var registryWithoutPlugins: SerializerRegistry?
+    /// Reads reconnecting event streams for `get --stream` (the `decant` tool's reads them with the
+    /// `DecantEventSource` plugin); `nil` when the tool has none, and under `--no-plugins`: `get --stream` then says
+    /// that an event stream needs the plugin.
+    public var eventSource: EventSourceOpener?
 
     /// Creates a tool.
     ///
@@ -42,13 +46,15 @@ public struct DecantTool: Sendable {
     ///   - name: The name printed in usage lines and messages.
     ///   - registry: The registry the commands use.
     ///   - registryWithoutPlugins: The registry `--no-plugins` selects, or `nil`.
+    ///   - eventSource: Reads reconnecting event streams for `get --stream`, or `nil`.
     public init(
         name: String = "decant", registry: SerializerRegistry = .standard,
-        registryWithoutPlugins: SerializerRegistry? = nil
+        registryWithoutPlugins: SerializerRegistry? = nil, eventSource: EventSourceOpener? = nil
     ) {
         self.name = name
         self.registry = registry
         self.registryWithoutPlugins = registryWithoutPlugins
+        self.eventSource = eventSource
     }
 
     /// What one run printed and its exit status, from ``capture(_:)``.
@@ -59,7 +65,8 @@ public struct DecantTool: Sendable {
         public var standardOutputBytes: Data
         /// Everything written to standard error.
         public var standardError: String
-        /// The exit status: 0 success, 1 failure, 2 usage error.
+        /// The exit status: 0 success, 1 failure, 2 usage error (and, for `get --stream`, 3 when an event stream
+        /// gave up and 130 when it was interrupted).
         public var status: Int32
     }
 
@@ -80,7 +87,8 @@ public struct DecantTool: Sendable {
             arguments = arguments[..<optionsEnd].filter { $0 != "--no-plugins" } + arguments[optionsEnd...]
         }
         let context = CommandContext(
-            toolName: name, registry: withoutPlugins ? (registryWithoutPlugins ?? registry) : registry)
+            toolName: name, registry: withoutPlugins ? (registryWithoutPlugins ?? registry) : registry,
+            eventSource: withoutPlugins ? nil : eventSource)
         let status = Self.dispatch(arguments, context)
         Output.flush()
         return status

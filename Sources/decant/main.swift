@@ -4,6 +4,7 @@ import Decant
 import DecantCBOR
 import DecantCSV
 import DecantCommandLine
+import DecantEventSource
 import DecantEventStream
 import DecantForm
 import DecantMessagePack
@@ -16,4 +17,20 @@ let formats = standard.installing(.csv).installing(.form).installing(.problemDet
     .installing(.msgpack).installing(.ndjson).installing(.eventStream)
 // Multipart bodies: each part decoded by every format above, and kept as bytes (`data`) when none accepts its type.
 let withPlugins = formats.installing(.multipart(decodingPartsWith: formats.installing(.data)))
-DecantTool(name: "decant", registry: withPlugins, registryWithoutPlugins: standard).main()
+// `get --stream` reads event streams with DecantEventSource's reconnections; the options not given keep its defaults.
+let eventSource = EventSourceOpener { stream in
+    var configuration = EventSource.Configuration(
+        lastEventID: stream.lastEventID,
+        onStateChange: { state in
+            stream.report(
+                EventSourceProgress(
+                    connections: state.connections, failuresInARow: state.failuresInARow, events: state.events,
+                    lastEventID: state.lastEventID, isOpen: state.readyState == .open, lastFailure: state.lastFailure))
+        })
+    if let time = stream.reconnectionTime { configuration.defaultReconnectionTime = time }
+    if let limit = stream.maxReconnects { configuration.maxReconnects = limit }
+    let source = stream.session.eventSource(
+        for: stream.request, configuration: configuration, registry: stream.registry)
+    for try await event in source { try stream.deliver(event) }
+}
+DecantTool(name: "decant", registry: withPlugins, registryWithoutPlugins: standard, eventSource: eventSource).main()

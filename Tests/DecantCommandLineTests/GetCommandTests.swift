@@ -347,7 +347,7 @@ import Testing
         ["--data", "/dev/null", "--data-json", "/dev/null", "--data-content-type", "a/b", "http://127.0.0.1:1/"],
         ["--data-content-type", "a/b", "http://127.0.0.1:1/"], ["--timeout", "0", "http://127.0.0.1:1/"],
         ["--timeout", "0.5", "http://127.0.0.1:1/"],
-        ["--accept", "nonsense", "http://127.0.0.1:1/"], ["--stream", "http://127.0.0.1:1/"],
+        ["--accept", "nonsense", "http://127.0.0.1:1/"], ["--stream", "--pointer", "/a", "http://127.0.0.1:1/"],
         ["--method", "HEAD", "--data", "/dev/null", "--data-content-type", "a/b", "http://127.0.0.1:1/"],
         ["--method", "get", "--data", "/dev/null", "--data-content-type", "a/b", "http://127.0.0.1:1/"],
     ])

@@ -37,7 +37,7 @@ enum GetCommand: Command {
           --data-content-type T
                             The media type of the body of --data or --data-json.
           --timeout S       Give up when the whole exchange takes more than S seconds, a whole number (default
-                            60).
+                            60; with --stream, see below).
 
         Output options (as `decant decode`'s; see `decant decode --help`):
           --json            Print one JSON object: {"serializer", "mediaType", "value"}, or {"error": ...}.
@@ -51,16 +51,51 @@ enum GetCommand: Command {
                             For an image: write its pixels, choose the frame, draw it on the terminal.
           --help            Show this help.
 
+        Streaming (--stream):
+          --stream          Print the body's records one JSON line each as they arrive (the canonical form of
+                            each, as `decant decode --stream` prints them), with one line on stderr saying why
+                            the stream ended. Asks for text/event-stream unless --accept or --header 'Accept: ...'
+                            says otherwise. When the request accepts text/event-stream, the response must be an
+                            event stream, read as a browser's EventSource reads it (the DecantEventSource
+                            plugin): when a connection ends or drops, wait the reconnection time (the server's
+                            last `retry`, backing off with jitter while connections end without an event) and
+                            send the request again with Last-Event-ID; stop on 204 No Content. Otherwise (such
+                            as --accept application/x-ndjson) the records of any type the registry streams
+                            (NDJSON, JSON text sequences, CBOR sequences, ...) are read from one connection,
+                            without reconnecting. Goes with the request options and --json (errors as JSON
+                            lines), not with the other output options.
+          --max-reconnects N
+                            Give up after N reconnections in a row without an event (default 10, the event
+                            source's; a stream that keeps sending events reconnects without limit).
+          --retry MS        The reconnection time in milliseconds until the server sends `retry` (default
+                            3000, the event source's).
+          --last-event-id ID
+                            Send Last-Event-ID: ID on the first request (resume where a stream stopped; the
+                            last event ID is printed on stderr when a stream ends).
+          --timeout S       With --stream: drop a connection that receives nothing for S seconds (no head, no
+                            byte of the body) and reconnect; default 300. The first request must get a response:
+                            when it gets none, the run ends as `get` does, without reconnecting.
+
         Exit status: 0 when the response decoded; 1 when it did not (a status outside 200-299 prints the status
         and the decoded error body, as `decode` prints errors), or when no response arrived (connection refused,
         unknown host, timeout, TLS failure: a message naming the URL on stderr, also with --json); 2 for a usage
         error (including a URL that is not http or https).
+        With --stream: 0 when the stream ended as the server said (204 No Content, or the end of a body of
+        records); 1 when the first response was not one to stream (a status outside 200-299 with its decoded error
+        body, a type that does not stream, an event stream without the DecantEventSource plugin), when the first
+        request got no response, or when a record did not decode; 3 when an event stream gave up (the
+        --max-reconnects limit was reached, or a reconnection was answered with another status or media type);
+        130 when interrupted (Ctrl-C, SIGINT). Each ends with one line on stderr: why, the events and
+        reconnections, and the last event ID.
 
         Examples:
           decant get https://api.example.com/users/1
           decant get --json --pointer /data/0/name --header 'Authorization: Bearer TOKEN' https://api.example.com/users
           echo '{"name": "Ada"}' | decant get --method PUT --data-json - https://api.example.com/users/1
           decant get --data form.txt --data-content-type application/x-www-form-urlencoded https://example.com/login
+          decant get --stream --retry 1000 --max-reconnects 20 https://api.example.com/events
+          decant get --stream --last-event-id 42 https://api.example.com/events | jq -r .data
+          decant get --stream --accept application/x-ndjson https://api.example.com/logs
         """
 
     /// The seconds `--timeout` allows when it is not given.
@@ -69,15 +104,20 @@ enum GetCommand: Command {
     static func run(_ arguments: [String], _ context: CommandContext) throws -> Int32 {
         let parsed = try CommandLineArguments(
             arguments,
-            flags: ["--sniff", "--explain", "--json", "--preview", "--no-preview", "--apply-orientation"],
+            flags: ["--sniff", "--explain", "--json", "--preview", "--no-preview", "--apply-orientation", "--stream"],
             options: [
                 "--method", "--header", "--accept", "--data", "--data-json", "--data-content-type", "--timeout",
-                "--serializer", "--config", "--chain", "--png", "--rgba", "--frame", "--pointer",
+                "--serializer", "--config", "--chain", "--png", "--rgba", "--frame", "--pointer", "--max-reconnects",
+                "--retry", "--last-event-id",
             ])
         guard parsed.positionals.count == 1, let text = parsed.positionals.first else {
             throw CommandLineArguments.UsageError(description: "get takes one URL")
         }
         let url = try httpURL(text)
+        if parsed.has("--stream") { return try runStream(parsed, url: url, context) }
+        for option in streamOnlyOptions where parsed.value(option) != nil {
+            throw CommandLineArguments.UsageError(description: "\(option) goes with --stream")
+        }
         if parsed.value("--chain") != nil && parsed.value("--config") == nil {
             throw CommandLineArguments.UsageError(description: "--chain needs --config FILE")
         }
@@ -135,9 +175,13 @@ enum GetCommand: Command {
     }
 
     /// The seconds of `--timeout`: a whole number from 1 (FoundationNetworking counts timeouts in whole seconds,
-    /// and takes one under a second as none), ``defaultTimeout`` when it is absent.
-    static func timeoutOption(_ parsed: CommandLineArguments) throws -> Int {
-        guard let text = parsed.value("--timeout") else { return defaultTimeout }
+    /// and takes one under a second as none), `defaultSeconds` when it is absent.
+    static func timeoutOption(
+        _ parsed: CommandLineArguments, default defaultSeconds: Int = defaultTimeout
+    ) throws
+        -> Int
+    {
+        guard let text = parsed.value("--timeout") else { return defaultSeconds }
         guard let seconds = Int(text), seconds >= 1 else {
             throw CommandLineArguments.UsageError(
                 description: "--timeout takes a whole number of seconds from 1, not '\(text)'")
