@@ -7,6 +7,6 @@ enum Catalog {
             + PropertyListWorkloads.all + XMLWorkloads.all + ImageWorkloads.all + MemoryWorkloads.all
             + CompressionWorkloads.all + HostileWorkloads.all + ConcurrencyWorkloads.all + PluginWorkloads.all
             + FormEncodingWorkloads.all + CSVEncodingWorkloads.all
-            + StreamingWorkloads.all + MultipartUploadWorkloads.all
+            + StreamingWorkloads.all + MultipartUploadWorkloads.all + ArchiveWorkloads.all
     }
 }
