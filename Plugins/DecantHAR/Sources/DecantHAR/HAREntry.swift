@@ -99,7 +99,7 @@ enum HAREntry {
                 }
             }
         }
-        if !sawContentType, let mimeType = content?["mimeType"]?.stringValue, !mimeType.isEmpty {
+        if !sawContentType, let mimeType = content?["mimeType"]?.stringValue, MediaType(mimeType) != nil {
             fields.append(
                 HTTPHeaderFields.Field(name: "Content-Type", value: isBase64 ? mimeType : utf8ContentType(mimeType)))
         }

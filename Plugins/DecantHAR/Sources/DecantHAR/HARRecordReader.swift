@@ -185,7 +185,9 @@ public struct HARRecordReader: RecordReader {
                     "The HAR file has bytes after its top-level object, at byte \(offset). A HAR file is one JSON "
                         + "object; remove what follows it.", at: offset)
             case .colon:
-                guard byte == Self.colon else { throw unexpected(byte, at: offset, expected: "':' after a member name") }
+                guard byte == Self.colon else {
+                    throw unexpected(byte, at: offset, expected: "':' after a member name")
+                }
                 expect = .value
                 index += 1
             case .commaOrClose:
@@ -202,7 +204,9 @@ public struct HARRecordReader: RecordReader {
                 try close(byte, at: index, in: bytes, entrySegment: &entrySegment, into: &records)
                 index += 1
             case .key, .keyOrClose:
-                guard byte == Self.quote else { throw unexpected(byte, at: offset, expected: "a member name in quotes") }
+                guard byte == Self.quote else {
+                    throw unexpected(byte, at: offset, expected: "a member name in quotes")
+                }
                 inString = true
                 stringIsKey = true
                 let role = stack.last.map { Role(rawValue: $0 >> 1) ?? .other } ?? .other

@@ -22,7 +22,7 @@ import DecantJSON
 ///   header fields are `response.headers` in order.
 /// - The body is `response.content.text`: decoded from base64 when `content.encoding` is `base64`, else the text
 ///   written as UTF-8, in which case the `charset` parameter of the Content-Type, if any, becomes `utf-8`. The
-///   Content-Type is the headers', else `content.mimeType`.
+///   Content-Type is the headers', else `content.mimeType` when it is a media type (not Chrome's `x-unknown`).
 /// - HAR bodies are already content-decoded: `Content-Encoding` fields are removed and `Content-Length` fields set to
 ///   the body's size.
 /// - When `content.text` is absent but `content.size` is above 0, or the body is shorter than `content.size`, the
