@@ -22,20 +22,28 @@ enum HARTestSupport {
             var start = 0
             while start < piece.count {
                 let end = start + min(chunk, piece.count - start)
-                var failure: SerializationError?
-                piece[piece.startIndex + start..<piece.startIndex + end].withUnsafeBytes { raw in
-                    do throws(SerializationError) {
-                        try reader.consume(raw, into: &records)
-                    } catch {
-                        failure = error
-                    }
-                }
-                if let failure { throw failure }
+                try consume(piece[piece.startIndex + start..<piece.startIndex + end], by: &reader, into: &records)
                 start = end
             }
         }
         try reader.finish(into: &records)
         return try records.map { result throws(SerializationError) in try result.get() }
+    }
+
+    /// Feeds `bytes` to `reader`.
+    static func consume(
+        _ bytes: Data, by reader: inout HARRecordReader,
+        into records: inout [Result<ArchivedResponse, SerializationError>]
+    ) throws(SerializationError) {
+        var failure: SerializationError?
+        bytes.withUnsafeBytes { raw in
+            do throws(SerializationError) {
+                try reader.consume(raw, into: &records)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// The canonical forms of `records`, as `HARResponses` gives them.
