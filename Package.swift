@@ -117,6 +117,7 @@ let plugins: [Plugin] = [
     Plugin(name: "DecantMessagePack", extraDependencies: ["DecantBytes", "DecantValueTree"]),
     Plugin(name: "DecantMultipart"),
     Plugin(name: "DecantNDJSON"),
+    Plugin(name: "DecantHAR"),
     Plugin(name: "DecantEventStream", extraDependencies: ["DecantBytes"]),
     // The browser's `EventSource` over URLSession: reconnects, `Last-Event-ID`, `retry`. Apart from the parser plugin
     // so that parsing events needs neither FoundationNetworking nor full Foundation.

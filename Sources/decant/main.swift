@@ -7,6 +7,7 @@ import DecantCommandLine
 import DecantEventSource
 import DecantEventStream
 import DecantForm
+import DecantHAR
 import DecantMessagePack
 import DecantMultipart
 import DecantNDJSON
@@ -14,7 +15,7 @@ import DecantProblemDetails
 
 let standard = SerializerRegistry.standard
 let formats = standard.installing(.csv).installing(.form).installing(.problemDetails).installing(.cbor)
-    .installing(.msgpack).installing(.ndjson).installing(.eventStream)
+    .installing(.msgpack).installing(.ndjson).installing(.eventStream).installing(.har)
 // Multipart bodies: each part decoded by every format above, and kept as bytes (`data`) when none accepts its type.
 let withPlugins = formats.installing(.multipart(decodingPartsWith: formats.installing(.data)))
 // `get --stream` reads event streams with DecantEventSource's reconnections; the options not given keep its defaults.
