@@ -15,9 +15,9 @@ extension ArchivedResponse: ConformanceRepresentable {
     /// tools compare equal up to their offsets.
     public func conformanceValue() throws -> JSONValue {
         var members: [(String, JSONValue)] = [
-            ("index", JSONValue(Double(index))),
+            ("index", JSONValue(index)),
             ("targetURI", try targetURI.map { try JSONValue(checking: $0) } ?? nil),
-            ("offset", JSONValue(Double(offset))),
+            ("offset", JSONValue(offset)),
         ]
         switch response {
         case .success(let response):
@@ -26,7 +26,7 @@ extension ArchivedResponse: ConformanceRepresentable {
             for field in response.headers {
                 headers.append(.array([try JSONValue(checking: field.name), try JSONValue(checking: field.value)]))
             }
-            members.append(("status", JSONValue(Double(response.status))))
+            members.append(("status", JSONValue(response.status)))
             members.append(("headers", .array(headers)))
             members.append(("body_base64", try JSONValue(checking: response.body.base64EncodedString())))
         case .failure(let error):
@@ -38,8 +38,8 @@ extension ArchivedResponse: ConformanceRepresentable {
                     "truncation",
                     .object([
                         ("reason", try JSONValue(checking: truncation.reason)),
-                        ("keptBytes", JSONValue(Double(truncation.keptBytes))),
-                        ("statedBytes", truncation.statedBytes.map { JSONValue(Double($0)) } ?? nil),
+                        ("keptBytes", JSONValue(truncation.keptBytes)),
+                        ("statedBytes", truncation.statedBytes.map { JSONValue($0) } ?? nil),
                     ])
                 ))
         } else {

@@ -23,7 +23,8 @@ enum ArchiveCommand: Command {
         "index" counts responses from 0 (request, metadata and other records are skipped); "mediaType" and
         "serializer" are those the response resolved to (null when none); "error" is {"code", "message"} when the
         response did not decode; "truncated" is {"reason", "keptBytes", "statedBytes"} when the archive kept only part
-        of the body (WARC-Truncated, or a HAR body shorter than its stated size). A summary goes to standard error.
+        of the body (WARC-Truncated, or a HAR body shorter than its stated size), and such a response is never "ok"
+        (its error is "truncatedBody" when the kept bytes decode). A summary goes to standard error.
         The archive is read as it arrives, never whole: memory holds the records in flight, each at most
         --max-record-bytes.
 
@@ -202,7 +203,7 @@ struct ArchiveDecoding: Sendable {
     /// Decodes `record`'s response and writes its line.
     func line(for record: ArchivedResponse) -> Line {
         var members: [(String, JSONValue)] = [
-            ("index", JSONValue(Double(record.index))),
+            ("index", JSONValue(record.index)),
             ("url", record.targetURI.map { JSONValue($0) } ?? nil),
         ]
         var value: JSONValue?
@@ -212,16 +213,27 @@ struct ArchiveDecoding: Sendable {
             members += [("status", nil), ("mediaType", nil), ("serializer", nil), ("ok", false)]
             members.append(("error", Self.errorObject(error)))
         case .success(let response):
-            members.append(("status", JSONValue(Double(response.status))))
+            members.append(("status", JSONValue(response.status)))
             do {
                 let result = try registry.serialize(response, sniffing: sniffing, statusCodes: statusCodes)
                 if includesValues { value = try CanonicalForm.of(result.value) }
                 let mediaType = result.mediaType ?? response.contentType
                 members += [
                     ("mediaType", mediaType.map { JSONValue($0.description) } ?? nil),
-                    ("serializer", JSONValue(result.serializerID.rawValue)), ("ok", true), ("error", nil),
+                    ("serializer", JSONValue(result.serializerID.rawValue)),
                 ]
-                ok = true
+                if let truncation = record.truncation {
+                    // Decoded, but from part of the body: the value is not the response's.
+                    let error = SerializationError(
+                        code: .truncatedBody,
+                        message: "The archive kept only part of this response's body (\(truncation)), so its value "
+                            + "is incomplete"
+                            + (includesValues ? " (\"value\" is what the kept bytes decode to)." : "."))
+                    members += [("ok", false), ("error", Self.errorObject(error))]
+                } else {
+                    members += [("ok", true), ("error", nil)]
+                    ok = true
+                }
             } catch let error as SerializationError {
                 let mediaType = error.mediaType ?? response.contentType
                 members += [
@@ -244,8 +256,8 @@ struct ArchiveDecoding: Sendable {
                     "truncated",
                     .object([
                         ("reason", JSONValue(truncation.reason)),
-                        ("keptBytes", JSONValue(Double(truncation.keptBytes))),
-                        ("statedBytes", truncation.statedBytes.map { JSONValue(Double($0)) } ?? nil),
+                        ("keptBytes", JSONValue(truncation.keptBytes)),
+                        ("statedBytes", truncation.statedBytes.map { JSONValue($0) } ?? nil),
                     ])
                 ))
         } else {
