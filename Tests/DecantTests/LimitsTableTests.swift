@@ -41,7 +41,9 @@ import Testing
 
     /// Limits of the `decant` tool, exceeded in `DecantToolTests` (they need the built executable) and, for `get`,
     /// in `GetCommandTests` (a loopback server sends a body over the limit).
-    static let toolRows: Set<String> = ["decant decode", "decant get", "decant sniff", "decant media-type"]
+    static let toolRows: Set<String> = [
+        "decant decode", "decant get", "decant archive", "decant sniff", "decant media-type",
+    ]
 
     @Test func theTableListsEveryCaseAndNothingElse() {
         let names = Set(Self.rows.map(\.name))

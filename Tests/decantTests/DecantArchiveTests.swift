@@ -142,6 +142,37 @@ import Testing
         }
     }
 
+    /// `--max-record-bytes`: a record larger than the limit is printed as a failed response (`limitExceeded`) and
+    /// skipped, and the records after it are still read; the same holds for a HAR entry.
+    @Test func aRecordOverTheLimitFailsAndTheNextIsRead() throws {
+        func record(_ index: Int, body: String) -> String {
+            let message =
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            return "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://example.com/\(index)\r\n"
+                + "WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-00000000000\(index)>\r\n"
+                + "WARC-Date: 2026-12-07T00:00:00Z\r\nContent-Type: application/http; msgtype=response\r\n"
+                + "Content-Length: \(message.utf8.count)\r\n\r\n\(message)\r\n\r\n"
+        }
+        let large = "[" + Array(repeating: "1", count: 2000).joined(separator: ",") + "]"
+        let warc = record(0, body: large) + record(1, body: "[1, 2]")
+        let entries = [large, "[1, 2]"].enumerated().map { index, body in
+            #"{"request": {"method": "GET", "url": "https://example.com/\#(index)"}, "response": {"status": 200, "#
+                + #""headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"size": "#
+                + #"\#(body.utf8.count), "mimeType": "application/json", "text": "\#(body)"}}}"#
+        }
+        let har = #"{"log": {"version": "1.2", "entries": ["# + entries.joined(separator: ", ") + "]}}"
+        for archive in [warc, har] {
+            let run = try DecantToolTests.run(
+                ["archive", "--max-record-bytes", "1000", "-"], stdin: Data(archive.utf8))
+            #expect(run.status == 0, "\(run.stderr)")
+            let lines = try Self.lines(run.stdout)
+            #expect(lines.count == 2)
+            #expect((lines.first?["error"] as? [String: Any])?["code"] as? String == "limitExceeded", "\(lines)")
+            #expect(lines.last?["ok"] as? Bool == true, "\(lines)")
+            #expect(lines.last?["url"] as? String == "https://example.com/1")
+        }
+    }
+
     /// An archive cut inside a gzip member: the responses before the cut are printed, then exit status 1 with a
     /// message that says the file could not be read to its end.
     @Test func aTruncatedGzipMemberEndsWithStatus1AfterTheResponsesBeforeIt() throws {
