@@ -85,14 +85,23 @@ struct WARCRecordFramer: Sendable {
                 let start = index
                 var complete = false
                 while index < count {
+                    // Eight bytes at a time while none is CR or LF (the matcher then starts again).
+                    while length >= 5, count - index >= 8, maxHeadBytes - length >= 8,
+                        !Self.hasLineEnd(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    {
+                        index += 8
+                        length += 8
+                        matched = 0
+                    }
+                    guard index < count else { break }
                     let byte = bytes[index]
-                    if length < 5, byte != Self.magic[length] {
+                    if length < 5, byte != Self.magic(length) {
                         throw notARecord(at: position + index - start)
                     }
                     guard length < maxHeadBytes else { throw headTooLarge() }
                     length += 1
                     index += 1
-                    if byte == Self.terminator[matched] {
+                    if byte == Self.terminator(matched) {
                         matched += 1
                     } else {
                         matched = byte == 0x0D ? 1 : 0
@@ -129,7 +138,7 @@ struct WARCRecordFramer: Sendable {
                 state = take == remaining ? .trailer(matched: 0) : .block(remaining: remaining - take)
             case .trailer(var matched):
                 while index < count, matched < 4 {
-                    guard bytes[index] == Self.terminator[matched] else { throw badTrailer(at: position) }
+                    guard bytes[index] == Self.terminator(matched) else { throw badTrailer(at: position) }
                     matched += 1
                     index += 1
                     position += 1
@@ -223,7 +232,9 @@ struct WARCRecordFramer: Sendable {
     /// The response of a kept response record.
     private func archivedResponse(_ head: WARCRecordHead, block: [UInt8], index: Int) -> ArchivedResponse {
         let offset = recordOffset
-        func archived(_ response: Result<Response, SerializationError>, _ truncation: ArchivedResponse.Truncation?)
+        func archived(
+            _ response: Result<Response, SerializationError>, _ truncation: ArchivedResponse.Truncation?
+        )
             -> ArchivedResponse
         {
             ArchivedResponse(
@@ -245,7 +256,7 @@ struct WARCRecordFramer: Sendable {
         do {
             let response = try Response(raw: Data(block), url: url)
             return archived(.success(response), head.truncated.map { Self.truncation($0, of: response) })
-        } catch where error.code == .truncatedBody && error.response != nil {
+        } catch  where error.code == .truncatedBody && error.response != nil {
             let response = error.response ?? Response(status: 0)
             return archived(.success(response), Self.truncation(head.truncated ?? "length", of: response))
         } catch {
@@ -275,10 +286,28 @@ struct WARCRecordFramer: Sendable {
 
     // MARK: Errors
 
-    /// `WARC/`: how every record starts.
-    private static let magic: [UInt8] = Array("WARC/".utf8)
-    /// CRLF CRLF: what ends a head, and what follows every block.
-    private static let terminator: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
+    /// The byte at `index` (0 to 4) of `WARC/`, how every record starts.
+    private static func magic(_ index: Int) -> UInt8 {
+        switch index {
+        case 0: 0x57
+        case 1: 0x41
+        case 2: 0x52
+        case 3: 0x43
+        default: 0x2F
+        }
+    }
+
+    /// Whether one of the eight bytes of `word` may be CR or LF (never `false` when one is).
+    static func hasLineEnd(_ word: UInt64) -> Bool {
+        let low: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let carriageReturns = word ^ (low &* 0x0D)
+        let lineFeeds = word ^ (low &* 0x0A)
+        return ((carriageReturns &- low) & ~carriageReturns & high) | ((lineFeeds &- low) & ~lineFeeds & high) != 0
+    }
+
+    /// The byte at `index` (0 to 3) of CRLF CRLF, what ends a head and follows every block.
+    private static func terminator(_ index: Int) -> UInt8 { index & 1 == 0 ? 0x0D : 0x0A }
 
     private func parseHead(_ bytes: UnsafeRawBufferPointer) throws(SerializationError) -> WARCRecordHead {
         do {

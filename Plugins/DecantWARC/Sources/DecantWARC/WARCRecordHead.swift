@@ -25,16 +25,18 @@ struct WARCRecordHead: Sendable {
     }
 
     /// The fields the reader reads.
-    private enum Known: CaseIterable {
+    private enum Known: Int {
         case type, contentLength, targetURI, truncated, contentType
 
-        var name: String {
-            switch self {
-            case .type: "WARC-Type"
-            case .contentLength: "Content-Length"
-            case .targetURI: "WARC-Target-URI"
-            case .truncated: "WARC-Truncated"
-            case .contentType: "Content-Type"
+        /// The field a name is, when it is one of these (ASCII letters compared without regard to case).
+        init?(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) {
+            switch range.count {
+            case 9 where WARCRecordHead.equalsIgnoringCase(bytes, range, "WARC-Type"): self = .type
+            case 14 where WARCRecordHead.equalsIgnoringCase(bytes, range, "Content-Length"): self = .contentLength
+            case 15 where WARCRecordHead.equalsIgnoringCase(bytes, range, "WARC-Target-URI"): self = .targetURI
+            case 14 where WARCRecordHead.equalsIgnoringCase(bytes, range, "WARC-Truncated"): self = .truncated
+            case 12 where WARCRecordHead.equalsIgnoringCase(bytes, range, "Content-Type"): self = .contentType
+            default: return nil
             }
         }
     }
@@ -43,26 +45,38 @@ struct WARCRecordHead: Sendable {
     ///
     /// Lines end in CRLF (a bare LF is accepted inside the head); a line that starts with a space or a tab continues
     /// the previous field's value after one space (ISO 28500 §4, as in RFC 2616's headers). Names are compared
-    /// without regard to case. Work is linear in the head.
+    /// without regard to case; a field other than Content-Length that is repeated counts once, the first time. Work is
+    /// linear in the head, in one pass.
     static func parse(_ bytes: UnsafeRawBufferPointer) throws(Problem) -> WARCRecordHead {
-        var lines: [Range<Int>] = []
-        var start = 0
-        for index in 0..<bytes.count where bytes[index] == 0x0A {
-            var end = index
-            if end > start, bytes[end - 1] == 0x0D { end -= 1 }
-            lines.append(start..<end)
-            start = index + 1
-        }
-        guard let versionLine = lines.first else {
-            throw Problem(code: .invalidBody, message: "it has no version line", offset: 0)
-        }
-        try checkVersion(bytes, versionLine)
-
-        var values: [Known: [UInt8]] = [:]
-        var seen: [Known: Int] = [:]
+        var values: [[UInt8]?] = [nil, nil, nil, nil, nil]
+        var lengthOffset = 0
+        var versionEnd = -1
         var current: Known?
         var hasField = false
-        for line in lines.dropFirst() where !line.isEmpty {
+        var start = 0
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            guard bytes[index] == 0x0A else {
+                index += 1
+                while count - index >= 8,
+                    !WARCRecordFramer.hasLineEnd(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                {
+                    index += 8
+                }
+                continue
+            }
+            var end = index
+            if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+            let line = start..<end
+            start = index + 1
+            index += 1
+            if versionEnd < 0 {
+                try checkVersion(bytes, line)
+                versionEnd = line.upperBound
+                continue
+            }
+            if line.isEmpty { continue }
             let first = bytes[line.lowerBound]
             if first == 0x20 || first == 0x09 {
                 guard hasField else {
@@ -71,64 +85,72 @@ struct WARCRecordHead: Sendable {
                         message: "its first field line starts with whitespace, so it continues no field",
                         offset: line.lowerBound)
                 }
-                if let current {
+                if let current, values[current.rawValue] != nil {
                     let more = trimmed(bytes, line)
                     if !more.isEmpty {
-                        if values[current]?.isEmpty == false { values[current]?.append(0x20) }
-                        values[current]?.append(contentsOf: bytes[more])
+                        if values[current.rawValue]?.isEmpty == false { values[current.rawValue]?.append(0x20) }
+                        values[current.rawValue]?.append(contentsOf: bytes[more])
                     }
                 }
                 continue
             }
-            guard let colon = bytes[line].firstIndex(of: UInt8(ascii: ":")), colon > line.lowerBound else {
+            // One loop over the name, up to the colon: every byte a visible ASCII character.
+            var colon = line.lowerBound
+            while colon < line.upperBound, bytes[colon] != UInt8(ascii: ":") {
+                let byte = bytes[colon]
+                if byte <= 0x20 || byte >= 0x7F {
+                    throw Problem(
+                        code: .invalidBody,
+                        message: "the line '\(shown(bytes, line))' is not a field (`Name: value`): its name holds "
+                            + "the byte 0x\(String(byte, radix: 16, uppercase: true)), which a name may not",
+                        offset: colon)
+                }
+                colon += 1
+            }
+            guard colon < line.upperBound, colon > line.lowerBound else {
                 throw Problem(
                     code: .invalidBody,
                     message: "the line '\(shown(bytes, line))' is not a field (`Name: value`)",
                     offset: line.lowerBound)
             }
-            if let bad = bytes[line.lowerBound..<colon].firstIndex(where: { $0 <= 0x20 || $0 >= 0x7F }) {
-                throw Problem(
-                    code: .invalidBody,
-                    message: "the field name '\(shown(bytes, line.lowerBound..<colon))' holds the byte "
-                        + "0x\(String(bytes[bad], radix: 16, uppercase: true)), which a name may not",
-                    offset: bad)
-            }
             hasField = true
-            current = Known.allCases.first { equalsIgnoringCase(bytes, line.lowerBound..<colon, $0.name) }
-            guard let current else { continue }
-            let value = Array(bytes[trimmed(bytes, colon + 1..<line.upperBound)])
-            if let previous = values[current], current == .contentLength, previous != value {
-                throw Problem(
-                    code: .invalidBody,
-                    message: "it has two different Content-Length fields", offset: line.lowerBound)
+            current = Known(bytes, line.lowerBound..<colon)
+            guard let known = current else { continue }
+            let valueRange = trimmed(bytes, colon + 1..<line.upperBound)
+            if let previous = values[known.rawValue] {
+                if known == .contentLength, !equals(previous, bytes, valueRange) {
+                    throw Problem(
+                        code: .invalidBody, message: "it has two different Content-Length fields",
+                        offset: line.lowerBound)
+                }
+                current = nil  // a repeat: its continuation lines are ignored with it
+                continue
             }
-            // A repeated field other than Content-Length: the first one counts.
-            if values[current] == nil {
-                values[current] = value
-                seen[current] = line.lowerBound
-            }
+            values[known.rawValue] = copy(bytes, valueRange)
+            if known == .contentLength { lengthOffset = line.lowerBound }
         }
+        if versionEnd < 0 { throw Problem(code: .invalidBody, message: "it has no version line", offset: 0) }
 
-        guard let typeBytes = values[.type], !typeBytes.isEmpty else {
+        guard let typeBytes = values[Known.type.rawValue], !typeBytes.isEmpty else {
             throw Problem(
                 code: .invalidBody,
                 message: "it has no WARC-Type field, which every record has (ISO 28500 §5.5)",
-                offset: versionLine.upperBound)
+                offset: versionEnd)
         }
-        guard let lengthBytes = values[.contentLength] else {
+        guard let lengthBytes = values[Known.contentLength.rawValue] else {
             throw Problem(
                 code: .invalidBody,
                 message: "it has no Content-Length field, so the size of its block is unknown (ISO 28500 §5.3)",
-                offset: versionLine.upperBound)
+                offset: versionEnd)
         }
         guard let length = parseLength(lengthBytes) else {
             throw Problem(
                 code: .invalidBody,
                 message: "its Content-Length '\(String(decoding: lengthBytes.prefix(40), as: UTF8.self))' is not "
                     + "a number of bytes (at most 18 decimal digits)",
-                offset: seen[.contentLength] ?? versionLine.upperBound)
+                offset: lengthOffset)
         }
-        func text(_ field: Known) -> String? { values[field].map { String(decoding: $0, as: UTF8.self) } }
+        func text(_ field: Known) -> String? { values[field.rawValue].map { String(decoding: $0, as: UTF8.self) } }
         return WARCRecordHead(
             type: String(decoding: typeBytes, as: UTF8.self), contentLength: length, targetURI: text(.targetURI),
             truncated: text(.truncated).flatMap { $0.isEmpty ? nil : $0 }, contentType: text(.contentType))
@@ -136,12 +158,16 @@ struct WARCRecordHead: Sendable {
 
     /// Accepts `WARC/1.0` and `WARC/1.1`.
     private static func checkVersion(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) throws(Problem) {
-        let version = bytes[trimmed(bytes, line)]
-        if version.elementsEqual("WARC/1.0".utf8) || version.elementsEqual("WARC/1.1".utf8) { return }
+        let version = trimmed(bytes, line)
+        if version.count == 8, equals(Array("WARC/1.".utf8), bytes, version.lowerBound..<version.upperBound - 1) {
+            let minor = bytes[version.upperBound - 1]
+            if minor == UInt8(ascii: "0") || minor == UInt8(ascii: "1") { return }
+        }
         let text = shown(bytes, line)
+        let digits = bytes[version].dropFirst(5)
         let looksLikeAVersion =
-            version.starts(with: "WARC/".utf8)
-            && version.dropFirst(5).allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }
+            version.count > 5 && equals(Array("WARC/".utf8), bytes, version.lowerBound..<version.lowerBound + 5)
+            && digits.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }
         if looksLikeAVersion {
             throw Problem(
                 code: .unsupportedFeature,
@@ -165,6 +191,28 @@ struct WARCRecordHead: Sendable {
         return value
     }
 
+    /// The bytes in `range`, copied one by one (no generic slice code on this per-record path).
+    private static func copy(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: range.count) { buffer, initialized in
+            if let base = bytes.baseAddress, let target = buffer.baseAddress, !range.isEmpty {
+                target.initialize(
+                    from: (base + range.lowerBound).assumingMemoryBound(to: UInt8.self), count: range.count)
+            }
+            initialized = range.count
+        }
+    }
+
+    /// Whether `value` holds the bytes in `range`.
+    private static func equals(_ value: [UInt8], _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
+        guard value.count == range.count else { return false }
+        var index = 0
+        while index < value.count {
+            if value[index] != bytes[range.lowerBound + index] { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// `range` without spaces and tabs at either end.
     private static func trimmed(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
         var lower = range.lowerBound
@@ -175,13 +223,20 @@ struct WARCRecordHead: Sendable {
     }
 
     /// Whether the bytes in `range` spell `name`, ASCII letters compared without regard to case.
-    private static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ name: String)
-        -> Bool
-    {
-        guard range.count == name.utf8.count else { return false }
-        return zip(bytes[range], name.utf8).allSatisfy { lhs, rhs in
-            lhs == rhs || (lhs | 0x20 == rhs | 0x20 && (rhs | 0x20) >= 0x61 && (rhs | 0x20) <= 0x7A)
+    fileprivate static func equalsIgnoringCase(
+        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ name: StaticString
+    ) -> Bool {
+        guard range.count == name.utf8CodeUnitCount else { return false }
+        let expected = name.utf8Start
+        var index = 0
+        while index < range.count {
+            let lhs = bytes[range.lowerBound + index]
+            let rhs = expected[index]
+            let folded = rhs | 0x20
+            guard lhs == rhs || (lhs | 0x20 == folded && folded >= 0x61 && folded <= 0x7A) else { return false }
+            index += 1
         }
+        return true
     }
 
     /// At most 60 bytes of `range` as text, for messages.
