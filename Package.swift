@@ -122,6 +122,7 @@ let plugins: [Plugin] = [
     // The browser's `EventSource` over URLSession: reconnects, `Last-Event-ID`, `retry`. Apart from the parser plugin
     // so that parsing events needs neither FoundationNetworking nor full Foundation.
     Plugin(name: "DecantEventSource", extraDependencies: ["DecantFoundation", "DecantEventStream"]),
+    Plugin(name: "DecantWARC", extraDependencies: ["DecantRawHTTP"]),
 ]
 
 /// Settings every target gets.

@@ -12,10 +12,11 @@ import DecantMessagePack
 import DecantMultipart
 import DecantNDJSON
 import DecantProblemDetails
+import DecantWARC
 
 let standard = SerializerRegistry.standard
 let formats = standard.installing(.csv).installing(.form).installing(.problemDetails).installing(.cbor)
-    .installing(.msgpack).installing(.ndjson).installing(.eventStream).installing(.har)
+    .installing(.msgpack).installing(.ndjson).installing(.eventStream).installing(.har).installing(.warc)
 // Multipart bodies: each part decoded by every format above, and kept as bytes (`data`) when none accepts its type.
 let withPlugins = formats.installing(.multipart(decodingPartsWith: formats.installing(.data)))
 // `get --stream` reads event streams with DecantEventSource's reconnections; the options not given keep its defaults.
