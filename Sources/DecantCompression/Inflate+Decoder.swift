@@ -26,11 +26,32 @@ extension Inflate {
     /// Decodes DEFLATE blocks from `input[start...]` until the final block; returns the offset of the first byte
     /// after it (the last partial byte is skipped, RFC 1951 §3.2.3). `package` for DecantCore's content decoding
     /// stage, which decodes raw DEFLATE bodies with one call.
+    ///
+    /// - Parameter trailerFollows: Whether the format puts at least eight bytes after the DEFLATE data (gzip's CRC-32
+    ///   and length). The reader then never needs padding past the end of a whole stream, so a stream that reads
+    ///   padding and fails was cut short: the error is `truncatedBody`, not the `invalidBody` that zero bits read in
+    ///   place of the missing ones make of it (a code table that looks over-subscribed, a distance too far back).
     package static func inflate(
-        _ input: UnsafeRawBufferPointer, from start: Int, into output: inout OutputBuffer
+        _ input: UnsafeRawBufferPointer, from start: Int, into output: inout OutputBuffer, trailerFollows: Bool = false
+    ) throws(InflateError) -> Int {
+        var overran = false
+        do {
+            return try inflateBlocks(input, from: start, into: &output, overran: &overran)
+        } catch {
+            if trailerFollows && error.code == .invalidBody && overran {
+                throw truncated(at: input.count, "the end of its DEFLATE data")
+            }
+            throw error
+        }
+    }
+
+    /// ``inflate(_:from:into:trailerFollows:)``'s loop; `overran` is set when the reader read padding past the end.
+    static func inflateBlocks(
+        _ input: UnsafeRawBufferPointer, from start: Int, into output: inout OutputBuffer, overran: inout Bool
     ) throws(InflateError) -> Int {
         guard let inputBase = input.baseAddress else { throw truncated(at: 0, "its first block") }
         var reader = BitReader(base: inputBase, count: input.count, position: start)
+        defer { overran = reader.overrun > 0 }
         let literalTable = HuffmanTable(rootBits: literalRootBits, capacity: literalTableCapacity)
         let distanceTable = HuffmanTable(rootBits: 8, capacity: 256 + 32 * 128)
         defer {

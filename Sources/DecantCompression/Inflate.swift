@@ -208,7 +208,7 @@ package enum Inflate {
         }
         guard position <= input.count else { throw truncated(at: input.count, "the gzip header") }
         let outputStart = output.count
-        let end = try inflate(input, from: position, into: &output)
+        let end = try inflate(input, from: position, into: &output, trailerFollows: true)
         guard end + 8 <= input.count else { throw truncated(at: input.count, "the gzip CRC-32 and length trailer") }
         var crc: UInt32 = 0
         var size: UInt32 = 0

@@ -200,4 +200,41 @@ import Testing
         defer { short.deallocate() }
         #expect(throws: InflateError.self) { try Self.inflate(compressed, into: &short) }
     }
+
+    /// A gzip member cut anywhere is `truncatedBody`, never `invalidBody`: its DEFLATE data is followed by eight
+    /// trailer bytes, so zero bits read in place of missing input cannot pass for a malformed stream. The members are
+    /// Python's (`gzip.compress` at levels 1, 6 and 9, and the fixed-Huffman fixture), and every prefix is tried.
+    @Test func everyPrefixOfAGzipMemberIsTruncated() throws {
+        var members = [Self.bytes(InflateFixtures.gzip)]
+        if Python.isAvailable {
+            let script = """
+                import base64, gzip, sys
+                data = bytes(sys.argv[1], 'ascii') * 3 + bytes(range(256)) * 4
+                for level in (1, 6, 9):
+                    print(base64.b64encode(gzip.compress(data, level, mtime=0)).decode())
+                """
+            let output = try Python.run(script, [String(decoding: Self.original.prefix(600), as: UTF8.self)])
+            members += String(decoding: output, as: UTF8.self).split(separator: "\n").map { Self.bytes(String($0)) }
+        }
+        for member in members {
+            #expect(try Inflate.gzip(member).count > 0)
+            for length in 0..<member.count {
+                let result = member.withUnsafeBytes { buffer in
+                    Result { () throws(InflateError) in
+                        try Inflate.gzipMember(UnsafeRawBufferPointer(rebasing: buffer[0..<length]), maxOutput: 1 << 20)
+                    }
+                }
+                switch result {
+                case .success(let decoded): #expect(decoded == nil, "a prefix of \(length) bytes decoded")
+                case .failure(let error): Issue.record("a prefix of \(length) bytes: \(error.code) \(error.message)")
+                }
+                do {
+                    _ = try Inflate.gzip(Array(member[0..<length]))
+                    Issue.record("a prefix of \(length) bytes decoded")
+                } catch {
+                    #expect(error.code == .truncatedBody, "a prefix of \(length) bytes: \(error.message)")
+                }
+            }
+        }
+    }
 }
