@@ -85,7 +85,8 @@ enum ArchiveCommand: Command {
         let pipeline = ArchivePipeline(decoding: decoding, jobs: jobs)
         let chunks = InputChunks(descriptor: descriptor, prefix: prefix)
         let registry = context.registry
-        let options = StreamOptions(errorPolicy: .skip, maxRecordBytes: maxRecordBytes)
+        // The readers report a record they cannot read as a failed response and go on; what they throw ends the archive.
+        let options = StreamOptions(errorPolicy: .stop, maxRecordBytes: maxRecordBytes)
         let capture = Output.capture
         let started = DispatchTime.now()
         Task {
@@ -94,12 +95,11 @@ enum ArchiveCommand: Command {
                     let stream = try await registry.records(
                         head, body: chunks, as: ArchivedResponse.self, options: options)
                     for try await record in stream { pipeline.add(record) }
-                    pipeline.finishReading(failure: nil, unreadRecords: await stream.skippedErrors)
+                    pipeline.finishReading(failure: nil)
                 } catch let error as SerializationError {
-                    pipeline.finishReading(failure: kind.explain(error), unreadRecords: [])
+                    pipeline.finishReading(failure: kind.explain(error))
                 } catch {
-                    pipeline.finishReading(
-                        failure: SerializationError(code: .invalidBody, message: "\(error)"), unreadRecords: [])
+                    pipeline.finishReading(failure: SerializationError(code: .invalidBody, message: "\(error)"))
                 }
             }
         }
@@ -113,16 +113,13 @@ enum ArchiveCommand: Command {
         if summary.truncated > 0 { text += ", \(summary.truncated) truncated" }
         text += String(format: " (%.2f s, %d job%@)", seconds, jobs, jobs == 1 ? "" : "s")
         Output.error(text)
-        for error in summary.unreadRecords.prefix(10) {
-            Output.error("decant archive: a record could not be read: [\(error.code)] \(error.message)")
-        }
         if let failure = summary.failure {
             Output.error(
                 "decant archive: the \(kind.name) file could not be read to its end: [\(failure.code)] "
                     + failure.message)
             return 1
         }
-        if parsed.has("--strict"), summary.failed > 0 || !summary.unreadRecords.isEmpty { return 1 }
+        if parsed.has("--strict"), summary.failed > 0 { return 1 }
         return 0
     }
 
@@ -295,7 +292,6 @@ final class ArchivePipeline: @unchecked Sendable {
         var failed = 0
         var truncated = 0
         var failure: SerializationError?
-        var unreadRecords: [SerializationError] = []
     }
 
     /// The most records in a batch.
@@ -343,12 +339,11 @@ final class ArchivePipeline: @unchecked Sendable {
     }
 
     /// The archive ended (`failure` is `nil`) or could not be read further (from the reading task).
-    func finishReading(failure: SerializationError?, unreadRecords: [SerializationError]) {
+    func finishReading(failure: SerializationError?) {
         if !batch.isEmpty { handOver() }
         condition.lock()
         readingEnded = true
         summary.failure = failure
-        summary.unreadRecords = unreadRecords
         condition.broadcast()
         condition.unlock()
     }

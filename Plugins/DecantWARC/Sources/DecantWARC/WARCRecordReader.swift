@@ -219,19 +219,11 @@ public struct WARCRecordReader: RecordReader {
             do {
                 member = try ContentDecoding.decodeGzipMember(
                     UnsafeRawBufferPointer(rebasing: bytes[used...]), maxDecodedBytes: maxRecordBytes)
-            } catch  where error.code == .invalidBody && !final && remaining <= maxCompressedBytes {
-                // The decoder can report a member cut by the end of its input as corrupt (when the cut falls inside
-                // a Huffman table or code), so an error before the end of the file may only mean "more input": it
-                // is taken as such until the file ends or the member outgrows the compressed limit. A corrupt member
-                // then fails with the same error whatever the chunks were, since decoding is deterministic up to it.
-                member = nil
-            } catch  where error.code == .invalidBody && final && Self.isNearTheEnd(error, of: remaining) {
-                throw truncatedMember(remaining: remaining, underlying: error)
             } catch {
                 throw memberError(error)
             }
             guard let member, member.compressedCount > 0 else {
-                if final { throw truncatedMember(remaining: remaining, underlying: nil) }
+                if final { throw truncatedMember(remaining: remaining) }
                 guard remaining <= maxCompressedBytes else {
                     throw SerializationError(
                         code: .limitExceeded,
@@ -256,20 +248,13 @@ public struct WARCRecordReader: RecordReader {
         return used
     }
 
-    /// Whether a decoding error of the last member of the file is one the end of the input can cause: one without a
-    /// position (a Huffman table's error) or within the last 64 bytes.
-    private static func isNearTheEnd(_ error: SerializationError, of count: Int) -> Bool {
-        guard let offset = error.offset, offset > 0 else { return true }
-        return offset >= count - 64
-    }
-
     /// The file ends inside the member at ``memberOffset``, after `remaining` of its bytes.
-    private func truncatedMember(remaining: Int, underlying: SerializationError?) -> SerializationError {
+    private func truncatedMember(remaining: Int) -> SerializationError {
         SerializationError(
             code: .truncatedBody,
             message: "The WARC file ends inside the gzip member at offset \(memberOffset), after \(remaining) of its "
                 + "bytes: the file was cut short. Download or copy it again whole.",
-            offset: memberOffset + remaining, underlying: underlying)
+            offset: memberOffset + remaining)
     }
 
     /// An error of the member at ``memberOffset``, with its offset in the file and what to do.
