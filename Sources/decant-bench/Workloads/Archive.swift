@@ -185,7 +185,8 @@ enum ArchiveWorkloads {
                 body = Array(apiJSON(index).utf8)
             case 3:
                 headers = "Content-Type: application/json\r\nContent-Encoding: gzip\r\n"
-                body = Deflate.gzip(Array(("[" + (0..<6).map { apiJSON(index + $0) }.joined(separator: ",") + "]").utf8))
+                body = Deflate.gzip(
+                    Array(("[" + (0..<6).map { apiJSON(index + $0) }.joined(separator: ",") + "]").utf8))
             case 4, 5:
                 headers = "Content-Type: text/html; charset=utf-8\r\n"
                 body = Array(html(index).utf8)
@@ -206,9 +207,11 @@ enum ArchiveWorkloads {
                 ok = false
             }
             let request = "GET /v1/items/\(index) HTTP/1.1\r\nHost: api.example.com\r\nAccept: */*\r\n\r\n"
-            append(type: "request", url: url, index: index, block: Array(request.utf8), msgtype: "request", to: &archive)
+            append(
+                type: "request", url: url, index: index, block: Array(request.utf8), msgtype: "request", to: &archive)
             let head = "HTTP/1.1 \(status)\r\n\(headers)Content-Length: \(body.count)\r\n\r\n"
-            append(type: "response", url: url, index: index, block: Array(head.utf8) + body, msgtype: "response",
+            append(
+                type: "response", url: url, index: index, block: Array(head.utf8) + body, msgtype: "response",
                 to: &archive)
             total += 1
             if ok { decodable += 1 }
