@@ -155,10 +155,14 @@ enum ArchiveWorkloads {
             times.sort()
             print(times[len(times) // 2])
             """
-        let python =
-            ExternalTool.named("python3", by: "DECANT_PYTHON")
-            ?? ExternalTool(name: "python3", path: "/usr/bin/python3")
-        let output = try python.output(["-c", script, file.path, String(passes)])
+        // python3 as the shell finds it (warcio is often installed for a python3 other than /usr/bin's).
+        let output: String
+        if let python = ExternalTool.named("python3", by: "DECANT_PYTHON") {
+            output = try python.output(["-c", script, file.path, String(passes)])
+        } else {
+            let env = ExternalTool(name: "python3", path: "/usr/bin/env")
+            output = try env.output(["python3", "-c", script, file.path, String(passes)])
+        }
         guard let seconds = Double(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw BenchError(description: "warcio printed '\(output)'")
         }
