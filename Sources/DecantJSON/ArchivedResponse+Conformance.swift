@@ -32,19 +32,19 @@ extension ArchivedResponse: ConformanceRepresentable {
         case .failure(let error):
             members.append(("error", try JSONValue(checking: error.code.rawValue)))
         }
-        if let truncation {
-            members.append(
-                (
-                    "truncation",
-                    .object([
-                        ("reason", try JSONValue(checking: truncation.reason)),
-                        ("keptBytes", JSONValue(truncation.keptBytes)),
-                        ("statedBytes", truncation.statedBytes.map { JSONValue($0) } ?? nil),
-                    ])
-                ))
-        } else {
-            members.append(("truncation", nil))
-        }
+        members.append(("truncation", try truncation?.conformanceValue() ?? nil))
         return .object(members)
+    }
+}
+
+extension ArchivedResponse.Truncation: ConformanceRepresentable {
+    /// `{"reason": text, "keptBytes": n, "statedBytes": n or null}`, as `decant archive` prints it under
+    /// `"truncated"`.
+    public func conformanceValue() throws -> JSONValue {
+        .object([
+            ("reason", try JSONValue(checking: reason)),
+            ("keptBytes", JSONValue(keptBytes)),
+            ("statedBytes", statedBytes.map { JSONValue($0) } ?? nil),
+        ])
     }
 }

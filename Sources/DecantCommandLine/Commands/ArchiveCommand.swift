@@ -247,19 +247,7 @@ struct ArchiveDecoding: Sendable {
                 ]
             }
         }
-        if let truncation = record.truncation {
-            members.append(
-                (
-                    "truncated",
-                    .object([
-                        ("reason", JSONValue(truncation.reason)),
-                        ("keptBytes", JSONValue(truncation.keptBytes)),
-                        ("statedBytes", truncation.statedBytes.map { JSONValue($0) } ?? nil),
-                    ])
-                ))
-        } else {
-            members.append(("truncated", nil))
-        }
+        members.append(("truncated", (try? record.truncation?.conformanceValue()) ?? nil))
         var bytes: [UInt8] = []
         JSONValue.object(members).appendJSON(to: &bytes)
         if includesValues {
