@@ -60,6 +60,12 @@ struct BitReader {
         return position - ((bitCount >> 3) - overrun)
     }
 
+    /// The offset of the byte that holds the first bit not yet taken (the bytes read ahead into the buffer not
+    /// counted), at most ``count``.
+    var consumedOffset: Int {
+        min(count, max(0, (8 &* (position &+ overrun) &- bitCount) &>> 3))
+    }
+
     mutating func reset(to newPosition: Int) {
         position = newPosition
         buffer = 0

@@ -34,24 +34,30 @@ extension Inflate {
     package static func inflate(
         _ input: UnsafeRawBufferPointer, from start: Int, into output: inout OutputBuffer, trailerFollows: Bool = false
     ) throws(InflateError) -> Int {
-        var overran = false
+        var end = (overran: false, consumed: start)
         do {
-            return try inflateBlocks(input, from: start, into: &output, overran: &overran)
+            return try inflateBlocks(input, from: start, into: &output, end: &end)
         } catch {
-            if trailerFollows && error.code == .invalidBody && overran {
+            if trailerFollows && error.code == .invalidBody && end.overran {
                 throw truncated(at: input.count, "the end of its DEFLATE data")
             }
+            // The offset of the bits the decoder had taken, not of the bytes it had read ahead: the same for every
+            // length of input past the error, so a stream decoded in pieces fails where a whole one does.
+            var error = error
+            if error.code == .invalidBody { error.offset = end.consumed }
             throw error
         }
     }
 
-    /// ``inflate(_:from:into:trailerFollows:)``'s loop; `overran` is set when the reader read padding past the end.
+    /// ``inflate(_:from:into:trailerFollows:)``'s loop. `end` is set when it returns or throws: whether the reader read
+    /// padding past the end of the input, and the offset of the byte holding the first bit not taken.
     static func inflateBlocks(
-        _ input: UnsafeRawBufferPointer, from start: Int, into output: inout OutputBuffer, overran: inout Bool
+        _ input: UnsafeRawBufferPointer, from start: Int, into output: inout OutputBuffer,
+        end: inout (overran: Bool, consumed: Int)
     ) throws(InflateError) -> Int {
         guard let inputBase = input.baseAddress else { throw truncated(at: 0, "its first block") }
         var reader = BitReader(base: inputBase, count: input.count, position: start)
-        defer { overran = reader.overrun > 0 }
+        defer { end = (reader.overrun > 0, reader.consumedOffset) }
         let literalTable = HuffmanTable(rootBits: literalRootBits, capacity: literalTableCapacity)
         let distanceTable = HuffmanTable(rootBits: 8, capacity: 256 + 32 * 128)
         defer {

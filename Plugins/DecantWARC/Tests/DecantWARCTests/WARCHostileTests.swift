@@ -57,6 +57,21 @@ import Testing
     }
 
     /// A gzip member inflating beyond maxRecordBytes ends the stream with limitExceeded.
+    /// Inputs FuzzWARC found (base64, without the fuzzer's control byte): gzip members whose DEFLATE data is corrupt
+    /// fail with the same error and offset whether they arrive whole or a byte at a time. The first made the reader
+    /// report the offset of the bytes the decoder had read ahead, which depends on how many had arrived.
+    @Test(arguments: ["H4sIAP//AP//QRMAtQAAH4sIAAAAAAAAAAAAAE9wdGlvbmFsAIuodkiVqHZIlg=="])
+    func fuzzFindingsReadTheSameInChunks(base64: String) throws {
+        let body = try #require(Data(base64Encoded: base64))
+        let whole = WARCTestSupport.read(body, chunk: body.count)
+        #expect(whole.error != nil)
+        for chunk in [1, 2, 7] {
+            let chunked = WARCTestSupport.read(body, chunk: chunk)
+            #expect(chunked.records == whole.records, "chunks of \(chunk)")
+            #expect(chunked.error == whole.error, "chunks of \(chunk)")
+        }
+    }
+
     @Test func gzipMemberOverTheLimit() throws {
         let archive = try WARCTestSupport.archive("gzip-warc-1.0")
         let result = WARCTestSupport.read(archive, chunk: 7, reader: WARCRecordReader(maxRecordBytes: 300))
