@@ -240,7 +240,8 @@ struct WARCRecordFramer: Sendable {
             ArchivedResponse(
                 index: index, targetURI: head.targetURI, offset: offset, response: response, truncation: truncation)
         }
-        let named = head.targetURI.map { " (\($0.prefix(200)))" } ?? ""
+        // Written into messages only, so not made for the records that read well.
+        var named: String { head.targetURI.map { " (\($0.prefix(200)))" } ?? "" }
         if let contentType = head.contentType, let mediaType = MediaType(contentType),
             mediaType.essence != "application/http"
         {
