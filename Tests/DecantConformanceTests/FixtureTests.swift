@@ -22,7 +22,7 @@ import Testing
     @Test func pluginAreasAreLeftToThePlugins() {
         let skipped = Set(Self.allFixtures.map(\.area)).subtracting(Self.fixtures.map(\.area))
         let pluginAreas: Set = [
-            "csv", "form", "problemDetails", "cbor", "msgpack", "multipart", "ndjson", "eventStream",
+            "csv", "form", "problemDetails", "cbor", "msgpack", "multipart", "ndjson", "eventStream", "warc", "har",
         ]
         #expect(skipped.isSubset(of: pluginAreas), "\(skipped)")
     }
