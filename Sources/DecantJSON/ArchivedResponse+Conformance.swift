@@ -48,3 +48,13 @@ extension ArchivedResponse.Truncation: ConformanceRepresentable {
         ])
     }
 }
+
+extension ArchivedResponses: ConformanceRepresentable {
+    /// The array of the responses' canonical forms: `[{"index": 0, "targetURI": ..., "offset": ..., ...}, ...]`.
+    public func conformanceValue() throws -> JSONValue {
+        var forms: [JSONValue] = []
+        forms.reserveCapacity(responses.count)
+        for response in responses { forms.append(try response.conformanceValue()) }
+        return .array(forms)
+    }
+}

@@ -57,3 +57,18 @@ public struct ArchivedResponse: Sendable {
         self.truncation = truncation
     }
 }
+
+/// The responses of a whole archive, in archive order: what an archive format's serializer makes when the body is not
+/// streamed (the same ``ArchivedResponse``s its ``RecordReader`` hands out one at a time), whatever the format.
+///
+/// ```swift
+/// let archive = Response(headers: ["Content-Type": "application/warc"], body: body)
+/// let responses = try registry.serialize(archive, as: ArchivedResponses.self).responses
+/// ```
+public struct ArchivedResponses: Sendable {
+    /// The responses, in archive order.
+    public var responses: [ArchivedResponse]
+
+    /// Creates the value.
+    public init(responses: [ArchivedResponse]) { self.responses = responses }
+}

@@ -6,7 +6,7 @@ import DecantJSON
 ///
 /// Its id is `har`, for `application/har+json` (HAR has no registered media type; this one is what tools use). As a
 /// `StreamingResponseSerializer` it hands out an `ArchivedResponse` for each element of `log.entries` as soon as the
-/// entry is complete (``HARRecordReader``); as an ordinary serializer it makes ``HARResponses``, the same records.
+/// entry is complete (``HARRecordReader``); as an ordinary serializer it makes `ArchivedResponses`, the same records.
 /// Each response is then decoded through a registry like any other:
 ///
 /// ```swift
@@ -61,10 +61,10 @@ public struct HARResponseSerializer: StreamingResponseSerializer, FormatComponen
     /// - Throws: `SerializationError` when the file is not a HAR file, nests too deep or is cut short (see
     ///   ``HARRecordReader``), with the response, media type and serializer id attached. An entry that cannot be read
     ///   does not throw: its record's `response` is the failure.
-    public func serialize(_ response: Response) throws -> HARResponses {
+    public func serialize(_ response: Response) throws -> ArchivedResponses {
         let reader = HARRecordReader(maxRecordBytes: maxRecordBytes, maxDepth: maxDepth)
         do {
-            return HARResponses(
+            return ArchivedResponses(
                 responses: try reader.readAll(response.body).map { result throws(SerializationError) in
                     try result.get()
                 })

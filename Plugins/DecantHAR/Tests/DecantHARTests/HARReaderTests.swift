@@ -55,7 +55,7 @@ import Testing
     @Test func responsesDecodeThroughTheRegistry() throws {
         let body = try Data(contentsOf: HARTestSupport.cases.appendingPathComponent("chrome.har"))
         let records = try HARTestSupport.registry.serialize(
-            Response(headers: ["Content-Type": "application/har+json"], body: body), as: HARResponses.self
+            Response(headers: ["Content-Type": "application/har+json"], body: body), as: ArchivedResponses.self
         ).responses
         let json = try HARTestSupport.registry.serialize(try records[2].response.get(), as: JSONValue.self)
         #expect(json == (try JSONParser().parse(#"{"id": 7, "name": "Zo\u00eb", "tags": ["a", "b"], "ratio": 0.25}"#)))

@@ -46,8 +46,8 @@ enum HARTestSupport {
         if let failure { throw failure }
     }
 
-    /// The canonical forms of `records`, as `HARResponses` gives them.
+    /// The canonical forms of `records`, as `ArchivedResponses` gives them.
     static func canonical(_ records: [ArchivedResponse]) throws -> JSONValue {
-        try HARResponses(responses: records).conformanceValue()
+        try ArchivedResponses(responses: records).conformanceValue()
     }
 }

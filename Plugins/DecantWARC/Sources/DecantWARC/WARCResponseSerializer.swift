@@ -5,7 +5,7 @@ public import DecantCore
 ///
 /// Its id is `warc`. As a ``StreamingResponseSerializer`` it hands out each response as soon as its record is
 /// complete (``SerializerRegistry/records(_:body:as:options:statusCodes:maxErrorBodyBytes:)``), holding at most one
-/// record (``StreamOptions/maxRecordBytes``); as an ordinary serializer it makes ``WARCResponses``, the same
+/// record (``StreamOptions/maxRecordBytes``); as an ordinary serializer it makes `ArchivedResponses`, the same
 /// responses. ``WARCRecordReader`` says what is read, what is skipped and why, and the limits. Each response is
 /// decoded afterwards through a registry, as the parts of a multipart body are:
 ///
@@ -49,10 +49,10 @@ public struct WARCResponseSerializer: StreamingResponseSerializer, FormatCompone
     /// - Throws: `SerializationError` when the archive cannot be read (see ``WARCRecordReader``), with the response,
     ///   media type and serializer id attached. A response record that cannot be read is not an error here: it is
     ///   an ``ArchivedResponse`` whose ``ArchivedResponse/response`` is the failure.
-    public func serialize(_ response: Response) throws -> WARCResponses {
+    public func serialize(_ response: Response) throws -> ArchivedResponses {
         let reader = WARCRecordReader(maxRecordBytes: maxRecordBytes, maxHeadBytes: maxHeadBytes)
         do {
-            return WARCResponses(
+            return ArchivedResponses(
                 responses: try reader.readAll(response.body).map { result throws(SerializationError) in
                     try result.get()
                 })
@@ -62,7 +62,7 @@ public struct WARCResponseSerializer: StreamingResponseSerializer, FormatCompone
     }
 
     /// No responses: an empty archive holds no records.
-    public func emptyValue(for response: Response) throws -> WARCResponses { WARCResponses(responses: []) }
+    public func emptyValue(for response: Response) throws -> ArchivedResponses { ArchivedResponses(responses: []) }
 }
 
 extension MediaFormat {
