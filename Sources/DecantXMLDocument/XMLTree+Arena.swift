@@ -213,9 +213,16 @@ extension XMLTree {
             return index
         }
 
+        /// Stores a string's UTF-8 bytes (see ``store(bytes:)``).
         private mutating func store(_ string: String) throws(SerializationError) -> UInt32 {
+            var string = string
+            return try string.withUTF8Bytes { bytes throws(SerializationError) in try store(bytes: bytes) }
+        }
+
+        /// Stores bytes in ``Arena/text`` after their length (7 bits a byte, low first); returns where.
+        private mutating func store(bytes: UnsafeBufferPointer<UInt8>) throws(SerializationError) -> UInt32 {
             let offset = arena.text.count
-            let length = string.utf8.count
+            let length = bytes.count
             guard offset + length + 10 <= Arena.maxTextBytes else { throw Self.tooLarge("text") }
             var remaining = length
             while remaining >= 0x80 {
@@ -223,10 +230,7 @@ extension XMLTree {
                 remaining >>= 7
             }
             arena.text.append(UInt8(remaining))
-            // The bytes copied in one piece when the string has them contiguous (a native string does).
-            if string.utf8.withContiguousStorageIfAvailable({ arena.text.append(contentsOf: $0) }) == nil {
-                arena.text.append(contentsOf: string.utf8)
-            }
+            arena.text.append(contentsOf: bytes)
             return UInt32(offset)
         }
 
@@ -268,17 +272,19 @@ extension XMLTree {
                 isEmptyElementTag: start.isEmptyElementTag)
         }
 
-        /// Appends a text, CDATA or comment node.
-        mutating func appendString(_ kind: Kind, _ string: String, parent: Int) throws(SerializationError) -> Int {
-            try appendSlot(kind, parent: parent, payload: try store(string))
+        /// Appends a text, CDATA or comment node with the given UTF-8 bytes.
+        mutating func appendString(
+            _ kind: Kind, _ bytes: UnsafeBufferPointer<UInt8>, parent: Int
+        ) throws(SerializationError) -> Int {
+            try appendSlot(kind, parent: parent, payload: try store(bytes: bytes))
         }
 
-        /// Appends a processing instruction.
+        /// Appends a processing instruction with the given UTF-8 target and data.
         mutating func appendProcessingInstruction(
-            target: String, data: String, parent: Int
+            target: UnsafeBufferPointer<UInt8>, data: UnsafeBufferPointer<UInt8>, parent: Int
         ) throws(SerializationError) -> Int {
-            let offset = try store(target)
-            _ = try store(data)
+            let offset = try store(bytes: target)
+            _ = try store(bytes: data)
             return try appendSlot(.processingInstruction, parent: parent, payload: offset)
         }
 
@@ -287,5 +293,14 @@ extension XMLTree {
             let end = UInt32(arena.slots.count)
             arena.slots[slot].endAndKind = (arena.slots[slot].endAndKind & 0xF000_0000) | end
         }
+    }
+}
+
+extension String {
+    /// Calls `body` with the string's UTF-8 bytes in one contiguous piece (`withUTF8`, with a typed error).
+    mutating func withUTF8Bytes<Output>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws(SerializationError) -> Output
+    ) throws(SerializationError) -> Output {
+        try withUTF8 { bytes in Result { () throws(SerializationError) in try body(bytes) } }.get()
     }
 }

@@ -1,5 +1,5 @@
 public import DecantCore
-public import DecantXMLParser
+@_spi(XMLSpans) public import DecantXMLParser
 
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
@@ -22,13 +22,15 @@ extension XMLTree {
         var builder = Builder()
         builder.reserve(forBodyBytes: data.count)
         let parser = XMLStreamParser(data: data, mediaType: mediaType, options: options)
-        try parser.forEachEvent { event, position in
+        // Built from the span events: text goes from the body (or the parser's scratch space) into the arena
+        // without a `String` in between, and a line and column is computed only for an error.
+        try parser.forEachSpanEvent { event in
             do throws(SerializationError) {
-                try builder.append(event, offset: position.offset)
+                try builder.append(span: event)
             } catch {
                 var located = error
-                located.offset = located.offset ?? position.offset
-                located.message += " (at \(position))"
+                located.offset = located.offset ?? event.offset
+                located.message += " (at \(event.position))"
                 throw located
             }
         }
@@ -66,7 +68,8 @@ extension XMLTree {
         private var rootIndex: Int?
         private var prolog: [Int] = []
         private var epilog: [Int] = []
-        private var pendingText = ""
+        /// The character data of the text node being gathered (adjacent `characters` events merge into one).
+        private var pendingText: [UInt8] = []
         private var sawEvent = false
 
         init() {}
@@ -82,36 +85,98 @@ extension XMLTree {
             SerializationError(code: .invalidBody, message: message)
         }
 
-        /// Appends an event that starts at byte `offset` of the body. The document type event comes after its
-        /// internal subset, so prolog nodes from its offset on were inside the internal subset.
-        mutating func append(_ event: XMLEvent, offset: Int) throws(SerializationError) {
-            switch event {
-            case .documentType:
-                try append(event)
-                internalSubsetStart = prologOffsets.firstIndex { $0 >= offset } ?? prolog.count
-            case .comment, .processingInstruction:
-                let count = prolog.count
-                try append(event)
-                if prolog.count > count { prologOffsets.append(offset) }
-            default:
-                try append(event)
+        /// Appends a span event of a parse: text, CDATA sections, comments and processing instructions from their
+        /// bytes, the other events as for ``append(_:offset:)``.
+        mutating func append(span event: borrowing XMLSpanEvent) throws(SerializationError) {
+            switch event.kind {
+            case .characters:
+                try event.withUnsafeBytes { bytes throws(SerializationError) in try appendCharacters(bytes) }
+            case .cdata:
+                try event.withUnsafeBytes { bytes throws(SerializationError) in try appendCDATA(bytes) }
+            case .comment:
+                let offset = event.offset
+                try event.withUnsafeBytes { bytes throws(SerializationError) in
+                    try appendComment(bytes, offset: offset)
+                }
+            case .processingInstruction:
+                var target = event.target ?? ""
+                let offset = event.offset
+                try target.withUTF8Bytes { target throws(SerializationError) in
+                    try event.withUnsafeBytes { data throws(SerializationError) in
+                        try appendProcessingInstruction(target: target, data: data, offset: offset)
+                    }
+                }
+            case .xmlDeclaration, .documentType, .startElement, .endElement:
+                try appendMarkup(event.stringEvent, offset: event.offset)
             }
         }
 
-        mutating func append(_ event: XMLEvent) throws(SerializationError) {
-            defer { sawEvent = true }
-            if case .characters(let text) = event {
-                if open.isEmpty {
-                    guard text.allSatisfy(\.isXMLWhitespace) else {
-                        throw Self.failure(
-                            "Text outside the root element: \(Self.quote(text)). A document holds its text inside "
-                                + "the root element.")
+        /// Appends an event that starts at byte `offset` of the body (`nil`: not from a parse). The document type
+        /// event comes after its internal subset, so prolog nodes from its offset on were inside the internal subset.
+        mutating func append(_ event: XMLEvent, offset: Int? = nil) throws(SerializationError) {
+            switch event {
+            case .characters(var text):
+                try text.withUTF8Bytes { bytes throws(SerializationError) in try appendCharacters(bytes) }
+            case .cdata(var text):
+                try text.withUTF8Bytes { bytes throws(SerializationError) in try appendCDATA(bytes) }
+            case .comment(var text):
+                try text.withUTF8Bytes { bytes throws(SerializationError) in try appendComment(bytes, offset: offset) }
+            case .processingInstruction(var target, var data):
+                try target.withUTF8Bytes { target throws(SerializationError) in
+                    try data.withUTF8Bytes { data throws(SerializationError) in
+                        try appendProcessingInstruction(target: target, data: data, offset: offset)
                     }
-                } else {
-                    pendingText += text
                 }
-                return
+            case .xmlDeclaration, .documentType, .startElement, .endElement:
+                try appendMarkup(event, offset: offset)
             }
+        }
+
+        /// Appends character data: gathered into the pending text node inside the root element; outside it, only
+        /// whitespace is allowed (and ignored).
+        private mutating func appendCharacters(_ bytes: UnsafeBufferPointer<UInt8>) throws(SerializationError) {
+            defer { sawEvent = true }
+            if open.isEmpty {
+                guard bytes.allSatisfy(Self.isXMLWhitespace) else {
+                    throw Self.failure(
+                        "Text outside the root element: \(Self.quote(String(decoding: bytes, as: UTF8.self))). A "
+                            + "document holds its text inside the root element.")
+                }
+            } else {
+                pendingText.append(contentsOf: bytes)
+            }
+        }
+
+        private mutating func appendCDATA(_ bytes: UnsafeBufferPointer<UInt8>) throws(SerializationError) {
+            defer { sawEvent = true }
+            try flushText()
+            guard !open.isEmpty else {
+                throw Self.failure("A CDATA section outside the root element; it belongs inside an element.")
+            }
+            _ = try arena.appendString(.cdata, bytes, parent: open.last ?? -1)
+        }
+
+        private mutating func appendComment(
+            _ bytes: UnsafeBufferPointer<UInt8>, offset: Int?
+        ) throws(SerializationError) {
+            defer { sawEvent = true }
+            try flushText()
+            try appendTopLevel(arena.appendString(.comment, bytes, parent: open.last ?? -1), offset: offset)
+        }
+
+        private mutating func appendProcessingInstruction(
+            target: UnsafeBufferPointer<UInt8>, data: UnsafeBufferPointer<UInt8>, offset: Int?
+        ) throws(SerializationError) {
+            defer { sawEvent = true }
+            try flushText()
+            try appendTopLevel(
+                arena.appendProcessingInstruction(target: target, data: data, parent: open.last ?? -1),
+                offset: offset)
+        }
+
+        /// Appends the XML declaration, the document type, or an element's start or end.
+        private mutating func appendMarkup(_ event: XMLEvent, offset: Int?) throws(SerializationError) {
+            defer { sawEvent = true }
             try flushText()
             switch event {
             case .xmlDeclaration(let value):
@@ -126,6 +191,7 @@ extension XMLTree {
                 }
                 documentType = value
                 documentTypePosition = prolog.count
+                if let offset { internalSubsetStart = prologOffsets.firstIndex { $0 >= offset } ?? prolog.count }
             case .startElement(let start):
                 if open.isEmpty, rootIndex != nil {
                     throw Self.failure(
@@ -146,32 +212,29 @@ extension XMLTree {
                             + "<\(startName.qualifiedName)>.")
                 }
                 arena.close(slot)
-            case .cdata(let text):
-                guard !open.isEmpty else {
-                    throw Self.failure("A CDATA section outside the root element; it belongs inside an element.")
-                }
-                _ = try arena.appendString(.cdata, text, parent: open.last ?? -1)
-            case .comment(let text):
-                try appendTopLevel(arena.appendString(.comment, text, parent: open.last ?? -1))
-            case .processingInstruction(let target, let data):
-                try appendTopLevel(
-                    arena.appendProcessingInstruction(target: target, data: data, parent: open.last ?? -1))
-            case .characters:
+            case .characters, .cdata, .comment, .processingInstruction:
                 break
             }
         }
 
-        /// Records a comment or processing instruction outside the root element in the prolog or the epilog.
-        private mutating func appendTopLevel(_ slot: Int) {
-            if open.isEmpty {
-                if rootIndex == nil { prolog.append(slot) } else { epilog.append(slot) }
+        /// Records a comment or processing instruction outside the root element in the prolog (with its offset in
+        /// the body when it has one) or the epilog.
+        private mutating func appendTopLevel(_ slot: Int, offset: Int?) {
+            guard open.isEmpty else { return }
+            if rootIndex == nil {
+                prolog.append(slot)
+                if let offset { prologOffsets.append(offset) }
+            } else {
+                epilog.append(slot)
             }
         }
 
         private mutating func flushText() throws(SerializationError) {
             guard !pendingText.isEmpty else { return }
-            _ = try arena.appendString(.text, pendingText, parent: open.last ?? -1)
-            pendingText = ""
+            try pendingText.withUnsafeBufferPointer { bytes throws(SerializationError) in
+                _ = try arena.appendString(.text, bytes, parent: open.last ?? -1)
+            }
+            pendingText.removeAll(keepingCapacity: true)
         }
 
         mutating func finish() throws(SerializationError) -> XMLTree {
@@ -191,14 +254,14 @@ extension XMLTree {
                     rootIndex: rootIndex, prolog: prolog, epilog: epilog))
         }
 
+        /// Whether a byte is XML whitespace (space, tab, line feed or carriage return).
+        private static func isXMLWhitespace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        }
+
         private static func quote(_ text: String) -> String {
             let trimmed = text.count > 40 ? String(text.prefix(40)) + "..." : text
             return "\"" + trimmed + "\""
         }
     }
-}
-
-extension Character {
-    /// Whether the character is XML whitespace (space, tab, line feed or carriage return).
-    var isXMLWhitespace: Bool { self == " " || self == "\t" || self == "\n" || self == "\r" || self == "\r\n" }
 }

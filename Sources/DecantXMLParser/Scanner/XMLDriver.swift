@@ -8,8 +8,18 @@ internal import DecantCore
 
 /// Runs the scanner over a body: encoding detection, transcoding, and turning failures into `SerializationError`s.
 enum XMLDriver {
+    /// Runs the scanner with the `String` event layer in front of `sink`.
     static func run<Sink: XMLEventSink>(
         _ data: Data, mediaType: MediaType?, options: XMLParsingOptions, sink: inout Sink
+    ) throws(SerializationError) {
+        var layer = XMLStringEventLayer(sink: sink)
+        defer { sink = layer.sink }
+        try run(data, mediaType: mediaType, options: options, spans: &layer)
+    }
+
+    /// Runs the scanner, reporting span events to `sink`.
+    static func run<Sink: XMLSpanSink>(
+        _ data: Data, mediaType: MediaType?, options: XMLParsingOptions, spans sink: inout Sink
     ) throws(SerializationError) {
         let input: XMLInputEncoding
         do {
@@ -71,7 +81,7 @@ enum XMLDriver {
         }
     }
 
-    private static func scan<Sink: XMLEventSink>(
+    private static func scan<Sink: XMLSpanSink>(
         _ buffer: UnsafeBufferPointer<UInt8>, start: Int, bodySize: Int, options: XMLParsingOptions,
         mediaType: MediaType?, _ check: @escaping (String) -> XMLFailure?, _ sink: inout Sink
     ) -> Result<Void, SerializationError> {
@@ -79,6 +89,7 @@ enum XMLDriver {
         let empty: [UInt8] = [0]
         return empty.withUnsafeBufferPointer { placeholder in
             let base = buffer.baseAddress ?? placeholder.baseAddress!
+            sink.begin(document: base, start: min(start, buffer.count), end: buffer.count)
             var scanner = XMLScanner(
                 sink: sink, options: options, base: base, start: min(start, buffer.count), end: buffer.count,
                 bodySize: bodySize, encodingCheck: check)

@@ -66,7 +66,7 @@ extension XMLScanner {
                     let open = elements.last!
                     throw failure(
                         "the document ends before the end tag of `<\(open.name.qualifiedName)>` opened at "
-                            + "\(open.position); add `</\(open.name.qualifiedName)>`")
+                            + "\(position(ofMainOffset: open.offset)); add `</\(open.name.qualifiedName)>`")
                 }
                 let frame = frames.last!
                 if elements.count != frame.elementDepth {
@@ -154,22 +154,20 @@ extension XMLScanner {
         text.append(byte)
     }
 
-    /// Reports the pending character data as one event.
+    /// Reports the pending character data as one event: the span of the document it was read from when it is one
+    /// piece written as is, else the bytes gathered in ``text``.
     @inline(__always)
     mutating func flushText() throws {
-        let value: String
         if let span = textSpan, text.isEmpty {
-            value = String(decoding: UnsafeBufferPointer(start: span, count: textSpanCount), as: UTF8.self)
             textSpan = nil
+            let count = textSpanCount
             textSpanCount = 0
-        } else {
-            copyTextSpan()
-            guard !text.isEmpty else { return }
-            value = String(decoding: text, as: UTF8.self)
-            text.removeAll(keepingCapacity: true)
+            try emit(.characters(UnsafeBufferPointer(start: span, count: count)), at: textStart)
+            return
         }
-        let position = position(ofMainOffset: textStart)
-        try emit(.characters(value), at: position)
+        copyTextSpan()
+        guard !text.isEmpty else { return }
+        try emitGathered(fromText: true, at: textStart) { .characters($0) }
     }
 
     /// Scans character data up to the next `<` or `&`.
@@ -233,7 +231,7 @@ extension XMLScanner {
                     at: referenceStart)
             }
             try flushText()
-            try sink.skippedEntity(name, at: position(ofMainOffset: frames.isEmpty ? referenceStart : mainOffset))
+            try sink.skippedEntity(name, at: frames.isEmpty ? referenceStart : mainOffset)
             return
         }
         if entity.isUnparsed {
@@ -245,7 +243,7 @@ extension XMLScanner {
         guard let replacement = entity.replacement else {
             // An external parsed entity: never fetched, reported as skipped.
             try flushText()
-            try sink.skippedEntity(name, at: position(ofMainOffset: frames.isEmpty ? referenceStart : mainOffset))
+            try sink.skippedEntity(name, at: frames.isEmpty ? referenceStart : mainOffset)
             return
         }
         try pushEntity(name, replacement: replacement, isParameter: false, referenceOffset: referenceStart)
@@ -329,7 +327,6 @@ extension XMLScanner {
         guard elements.count < options.maxDepth else {
             throw limit("elements are nested more than \(options.maxDepth) deep", "maxDepth")
         }
-        let position = position(ofMainOffset: tagOffset)
         let start: XMLElementStart
         let namespaceCount: Int
         if namespaceAware {
@@ -349,12 +346,12 @@ extension XMLScanner {
                 isEmptyElementTag: isEmpty)
             namespaceCount = 0
         }
-        try emit(.startElement(start), at: position)
+        try emit(.startElement(start), at: tagOffset)
         if isEmpty {
             popNamespaceBindings(namespaceCount)
-            try emit(.endElement(start.name), at: position)
+            try emit(.endElement(start.name), at: tagOffset)
         } else {
-            elements.append(OpenElement(name: start.name, position: position, namespaceCount: namespaceCount))
+            elements.append(OpenElement(name: start.name, offset: tagOffset, namespaceCount: namespaceCount))
         }
     }
 
@@ -437,7 +434,7 @@ extension XMLScanner {
         if !same {
             throw failure(
                 "the end tag `</\(string(nameRange))>` does not match the start tag `<\(expected)>` opened at "
-                    + "\(open.position); close `<\(expected)>` first with `</\(expected)>` (XML 1.0 §3, WFC: Element "
+                    + "\(position(ofMainOffset: open.offset)); close `<\(expected)>` first with `</\(expected)>` (XML 1.0 §3, WFC: Element "
                     + "Type Match)",
                 at: tagOffset)
         }
@@ -447,7 +444,7 @@ extension XMLScanner {
                     + "element that started outside it (XML 1.0 §4.3.2, WFC: Parsed Entity)")
         }
         popNamespaceBindings(open.namespaceCount)
-        try emit(.endElement(open.name), at: position(ofMainOffset: frames.isEmpty ? tagOffset : mainOffset))
+        try emit(.endElement(open.name), at: frames.isEmpty ? tagOffset : mainOffset)
     }
 
     // MARK: - Attribute values

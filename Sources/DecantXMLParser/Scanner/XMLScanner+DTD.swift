@@ -35,7 +35,7 @@ extension XMLScanner {
         pos += 1
         let doctype = XMLDocumentType(
             name: name, publicID: publicID, systemID: systemID, internalSubset: internalSubset, notations: notations)
-        try emit(.documentType(doctype), at: position(ofMainOffset: startOffset))
+        try emit(.documentType(doctype), at: startOffset)
     }
 
     /// Parses an ExternalID (§4.2.2 [75]), or with `systemOptional` also a PublicID (§4.7 [83]); the position is

@@ -57,10 +57,7 @@ extension XMLScanner {
         guard scratch.count <= options.maxTextLength else {
             throw limit("a comment is longer than \(options.maxTextLength) bytes", "maxTextLength")
         }
-        if emits {
-            let value = String(decoding: scratch, as: UTF8.self)
-            try emit(.comment(value), at: position(ofMainOffset: startOffset))
-        }
+        if emits { try emitGathered(fromText: false, at: startOffset) { .comment($0) } }
     }
 
     /// Parses a processing instruction (§2.6 [16]); the position is on `<?`.
@@ -115,9 +112,8 @@ extension XMLScanner {
             }
         }
         if emits {
-            let data = String(decoding: scratch, as: UTF8.self)
-            try emit(
-                .processingInstruction(target: target, data: data), at: position(ofMainOffset: startOffset))
+            let targetBytes = UnsafeBufferPointer(start: base + targetRange.lowerBound, count: targetRange.count)
+            try emitGathered(fromText: false, at: startOffset) { .processingInstruction(target: targetBytes, data: $0) }
         }
     }
 
@@ -150,8 +146,7 @@ extension XMLScanner {
                 throw invalidCharacter(at: pos)
             }
         }
-        let value = String(decoding: scratch, as: UTF8.self)
-        try emit(.cdata(value), at: position(ofMainOffset: startOffset))
+        try emitGathered(fromText: false, at: startOffset) { .cdata($0) }
     }
 
     // MARK: - XML declaration
@@ -238,6 +233,6 @@ extension XMLScanner {
         }
         self.standalone = standalone
         let declaration = XMLDeclaration(version: version, encoding: encoding, standalone: standalone)
-        try emit(.xmlDeclaration(declaration), at: position(ofMainOffset: startOffset))
+        try emit(.xmlDeclaration(declaration), at: startOffset)
     }
 }

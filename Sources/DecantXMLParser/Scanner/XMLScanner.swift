@@ -6,7 +6,7 @@ import DecantCore
 /// (an explicit stack, never recursion). Markup never spans two inputs, which enforces the proper nesting of entities
 /// and markup (§4.3.2, §4.5). The document bytes are borrowed; entity replacement text is copied into buffers that
 /// the scanner frees when the entity ends (``releaseInputs()``).
-struct XMLScanner<Sink: XMLEventSink> {
+struct XMLScanner<Sink: XMLSpanSink> {
     /// One suspended input, saved when an entity's replacement text is pushed.
     struct Frame {
         var savedBase: UnsafePointer<UInt8>
@@ -61,7 +61,8 @@ struct XMLScanner<Sink: XMLEventSink> {
     /// An open element.
     struct OpenElement {
         var name: XMLName
-        var position: XMLPosition
+        /// Where the start tag is in the document (its line and column are computed only for an error message).
+        var offset: Int
         var namespaceCount: Int
     }
 
@@ -241,7 +242,8 @@ struct XMLScanner<Sink: XMLEventSink> {
     /// Reports an event to the sink after counting it against the node and output budgets: each element, attribute,
     /// namespace declaration, run of text, CDATA section, comment, processing instruction and document type is a node,
     /// and its names, values and text are output bytes (an end tag is neither: its name was counted at the start).
-    mutating func emit(_ event: XMLEvent, at position: XMLPosition) throws {
+    /// Text is counted on its span, which holds exactly the bytes a `String` of it would.
+    mutating func emit(_ event: XMLScanEvent, at offset: Int) throws {
         var nodes = 1
         var bytes = 0
         switch event {
@@ -257,9 +259,9 @@ struct XMLScanner<Sink: XMLEventSink> {
         case .endElement, .xmlDeclaration:
             nodes = 0
         case .characters(let text), .cdata(let text), .comment(let text):
-            bytes = text.utf8.count
+            bytes = text.count
         case .processingInstruction(let target, let data):
-            bytes = target.utf8.count + data.utf8.count
+            bytes = target.count + data.count
         case .documentType(let type):
             bytes = type.name.utf8.count + (type.internalSubset?.utf8.count ?? 0)
         }
@@ -286,7 +288,22 @@ struct XMLScanner<Sink: XMLEventSink> {
                     + ", counted with the entities and attribute defaults they come from",
                 byBytes ? "maxOutputBytes" : "maxOutputRatio")
         }
-        try sink.receive(event, at: position)
+        try sink.receive(event, at: offset)
+    }
+
+    /// Reports an event made from the bytes gathered in ``text`` (`fromText`) or ``scratch``, then empties that buffer
+    /// (keeping its capacity). The buffer is moved out of the scanner for the call, so that the sink borrows its bytes
+    /// while the scanner stays free to change.
+    mutating func emitGathered(
+        fromText: Bool, at offset: Int, _ make: (UnsafeBufferPointer<UInt8>) -> XMLScanEvent
+    ) throws {
+        var bytes: [UInt8] = []
+        if fromText { swap(&bytes, &text) } else { swap(&bytes, &scratch) }
+        defer {
+            bytes.removeAll(keepingCapacity: true)
+            if fromText { swap(&bytes, &text) } else { swap(&bytes, &scratch) }
+        }
+        try bytes.withUnsafeBufferPointer { try emit(make($0), at: offset) }
     }
 
     /// Pops the current entity input.

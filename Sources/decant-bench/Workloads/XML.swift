@@ -1,4 +1,5 @@
 import Decant
+@_spi(XMLSpans) import DecantXMLParser
 import Foundation
 
 #if canImport(FoundationXML)
@@ -56,6 +57,10 @@ enum XMLWorkloads {
                 summary: "the feed through XMLStreamParser.forEachEvent vs expat's SAX with namespace processing",
                 decant: streamEvents),
             againstXMLBench(
+                "xml.sax.spans.expat", parser: "expat SAX (ns)", baselineName: "expat SAX",
+                summary: "the feed through XMLStreamParser.forEachSpanEvent (borrowed bytes, no positions) vs expat",
+                decant: spanEvents),
+            againstXMLBench(
                 "xml.sax.libxml2", parser: "libxml2 SAX", baselineName: "libxml2 SAX",
                 summary: "the feed through XMLStreamParser.forEachEvent vs libxml2's SAX (xmlSAXUserParseMemory)",
                 decant: streamEvents),
@@ -71,6 +76,16 @@ enum XMLWorkloads {
         Contender(name: "Decant") {
             var events = 0
             try XMLStreamParser(data: data).forEachEvent { _, _ in events += 1 }
+            return events
+        }
+    }
+
+    /// Every event of `data` through `XMLStreamParser.forEachSpanEvent`, counted with its text bytes (as xmlbench's
+    /// handlers count characters).
+    private static func spanEvents(_ data: Data) -> Contender {
+        Contender(name: "Decant") {
+            var events = 0
+            try XMLStreamParser(data: data).forEachSpanEvent { event in events += 1 + event.byteCount }
             return events
         }
     }
