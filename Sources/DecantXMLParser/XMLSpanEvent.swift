@@ -140,7 +140,7 @@ struct SpanClosureSink: XMLSpanSink {
         documentStart = start
     }
 
-    mutating func receive(_ event: XMLScanEvent, at offset: Int) throws {
+    mutating func receive(_ event: consuming XMLScanEvent, at offset: Int) throws {
         try body(XMLSpanEvent(event, offset: offset, document: document, documentStart: documentStart))
     }
     mutating func skippedEntity(_ name: String, at offset: Int) throws {}

@@ -243,7 +243,8 @@ struct XMLScanner<Sink: XMLSpanSink> {
     /// namespace declaration, run of text, CDATA section, comment, processing instruction and document type is a node,
     /// and its names, values and text are output bytes (an end tag is neither: its name was counted at the start).
     /// Text is counted on its span, which holds exactly the bytes a `String` of it would.
-    mutating func emit(_ event: XMLScanEvent, at offset: Int) throws {
+    @inline(__always)
+    mutating func emit(_ event: consuming XMLScanEvent, at offset: Int) throws {
         var nodes = 1
         var bytes = 0
         switch event {
@@ -288,7 +289,7 @@ struct XMLScanner<Sink: XMLSpanSink> {
                     + ", counted with the entities and attribute defaults they come from",
                 byBytes ? "maxOutputBytes" : "maxOutputRatio")
         }
-        try sink.receive(event, at: offset)
+        try sink.receive(consume event, at: offset)
     }
 
     /// Reports an event made from the bytes gathered in ``text`` (`fromText`) or ``scratch``, then empties that buffer

@@ -32,7 +32,7 @@ protocol XMLSpanSink {
     mutating func begin(document base: UnsafePointer<UInt8>, start: Int, end: Int)
     /// Receives one event and the byte offset in the document where it starts (inside entity replacement text, where
     /// the outermost reference starts).
-    mutating func receive(_ event: XMLScanEvent, at offset: Int) throws
+    mutating func receive(_ event: consuming XMLScanEvent, at offset: Int) throws
     /// Receives a reference to an entity that is declared external (never fetched) or whose declaration was not read.
     mutating func skippedEntity(_ name: String, at offset: Int) throws
 }
@@ -64,9 +64,9 @@ struct XMLStringEventLayer<Sink: XMLEventSink>: XMLSpanSink {
         String(decoding: bytes, as: UTF8.self)
     }
 
-    mutating func receive(_ event: XMLScanEvent, at offset: Int) throws {
+    mutating func receive(_ event: consuming XMLScanEvent, at offset: Int) throws {
         let converted: XMLEvent
-        switch event {
+        switch consume event {
         case .xmlDeclaration(let declaration): converted = .xmlDeclaration(declaration)
         case .documentType(let type): converted = .documentType(type)
         case .startElement(let start): converted = .startElement(start)
