@@ -1,6 +1,6 @@
 import DecantBytes
 import DecantCore
-import DecantXMLParser
+@_spi(XMLSpans) import DecantXMLParser
 
 extension XMLTree {
     /// What kind of node an arena slot holds.
@@ -184,23 +184,19 @@ extension XMLTree {
             arena.text.reserveCapacity(min(textBytes, Arena.maxTextBytes))
         }
 
-        /// Where ``Arena/names`` holds the name interned last under each of 256 keys (a hash of the qualified name's
-        /// bytes), -1 for none: checked before ``nameIndexes``, since a document repeats a few names, which the parser
-        /// hands out as the same strings, and comparing those costs less than hashing four strings. (A key of length,
-        /// first and last byte in 64 slots made `entry`, `link` and `name`, and `length` and `height`, of an Atom feed
-        /// evict each other.) Colliding names only miss the cache.
+        /// Where ``Arena/names`` holds the name interned last under each of 256 keys (a hash of the storage the name
+        /// shares with its other occurrences), -1 for none: checked before ``nameIndexes``, since the parser hands out
+        /// one name for every occurrence of it while the namespace bindings are unchanged, and comparing those is a
+        /// pointer comparison where hashing a name is four strings. The arena keeps every name it interned alive, so
+        /// a storage identity found here is never reused by another name. Colliding names only miss the cache.
         private var recentNames: [Int] = []
 
         private mutating func intern(_ name: XMLName) -> UInt32 {
-            let utf8 = name.qualifiedName.utf8
-            let key =
-                utf8.withContiguousStorageIfAvailable { bytes in
-                    bytes.isEmpty
-                        ? 0 : Int(truncatingIfNeeded: ByteRun.hash(bytes.baseAddress!, count: bytes.count) & 255)
-                } ?? (utf8.count &* 7 &+ Int(utf8.first ?? 0) &* 3 &+ Int(utf8.last ?? 0)) & 255
+            let identity = name.storageIdentity
+            let key = Int(truncatingIfNeeded: (UInt(bitPattern: identity) &* 0x9E37_79B9_7F4A_7C15) &>> 56)
             if recentNames.isEmpty { recentNames = [Int](repeating: -1, count: 256) }
             let recent = recentNames[key]
-            if recent >= 0, arena.names[recent] == name { return UInt32(recent) }
+            if recent >= 0, arena.names[recent].storageIdentity == identity { return UInt32(recent) }
             let index: UInt32
             if let known = nameIndexes[name] {
                 index = known
@@ -221,17 +217,57 @@ extension XMLTree {
 
         /// Stores bytes in ``Arena/text`` after their length (7 bits a byte, low first); returns where.
         private mutating func store(bytes: UnsafeBufferPointer<UInt8>) throws(SerializationError) -> UInt32 {
+            assert(openTextStart == nil, "a text node is being gathered; close it first")
             let offset = arena.text.count
             let length = bytes.count
             guard offset + length + 10 <= Arena.maxTextBytes else { throw Self.tooLarge("text") }
-            var remaining = length
-            while remaining >= 0x80 {
-                arena.text.append(UInt8(remaining & 0x7F) | 0x80)
-                remaining >>= 7
+            if length < 0x80 {
+                arena.text.append(UInt8(length))
+            } else {
+                arena.text.append(contentsOf: Self.lengthPrefix(length))
             }
-            arena.text.append(UInt8(remaining))
             arena.text.append(contentsOf: bytes)
             return UInt32(offset)
+        }
+
+        /// The length prefix of a stored string: 7 bits a byte, low first, the high bit set on all but the last.
+        private static func lengthPrefix(_ length: Int) -> [UInt8] {
+            var prefix: [UInt8] = []
+            var remaining = length
+            while remaining >= 0x80 {
+                prefix.append(UInt8(remaining & 0x7F) | 0x80)
+                remaining >>= 7
+            }
+            prefix.append(UInt8(remaining))
+            return prefix
+        }
+
+        /// Where the bytes of the text node being gathered start in ``Arena/text`` (written without their length,
+        /// which ``closeText(parent:)`` inserts), or `nil` when none is.
+        private var openTextStart: Int?
+
+        /// Appends character data to the text node being gathered, opening one if none is: adjacent runs of text
+        /// go into the arena as they come, never into a buffer of their own first. Nothing else may be stored
+        /// until ``closeText(parent:)``.
+        mutating func appendTextBytes(_ bytes: UnsafeBufferPointer<UInt8>) throws(SerializationError) {
+            guard !bytes.isEmpty else { return }
+            if openTextStart == nil { openTextStart = arena.text.count }
+            guard arena.text.count + bytes.count + 10 <= Arena.maxTextBytes else { throw Self.tooLarge("text") }
+            arena.text.append(contentsOf: bytes)
+        }
+
+        /// Ends the text node being gathered: inserts its length before its bytes and appends its slot; returns
+        /// the slot, or `nil` when no text was gathered.
+        mutating func closeText(parent: Int) throws(SerializationError) -> Int? {
+            guard let start = openTextStart else { return nil }
+            openTextStart = nil
+            let length = arena.text.count - start
+            if length < 0x80 {
+                arena.text.insert(UInt8(length), at: start)
+            } else {
+                arena.text.insert(contentsOf: Self.lengthPrefix(length), at: start)
+            }
+            return try appendSlot(.text, parent: parent, payload: UInt32(start))
         }
 
         private mutating func appendSlot(

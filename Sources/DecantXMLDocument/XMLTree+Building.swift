@@ -68,8 +68,6 @@ extension XMLTree {
         private var rootIndex: Int?
         private var prolog: [Int] = []
         private var epilog: [Int] = []
-        /// The character data of the text node being gathered (adjacent `characters` events merge into one).
-        private var pendingText: [UInt8] = []
         private var sawEvent = false
 
         init() {}
@@ -106,7 +104,17 @@ extension XMLTree {
                         try appendProcessingInstruction(target: target, data: data, offset: offset)
                     }
                 }
-            case .xmlDeclaration, .documentType, .startElement, .endElement:
+            case .startElement:
+                guard let start = event.elementStart else { return }
+                defer { sawEvent = true }
+                try flushText()
+                try appendStart(start)
+            case .endElement:
+                guard let name = event.name else { return }
+                defer { sawEvent = true }
+                try flushText()
+                try appendEnd(name)
+            case .xmlDeclaration, .documentType:
                 try appendMarkup(event.stringEvent, offset: event.offset)
             }
         }
@@ -143,7 +151,8 @@ extension XMLTree {
                             + "document holds its text inside the root element.")
                 }
             } else {
-                pendingText.append(contentsOf: bytes)
+                // Straight into the arena; adjacent `characters` events merge into the one open text node.
+                try arena.appendTextBytes(bytes)
             }
         }
 
@@ -193,28 +202,39 @@ extension XMLTree {
                 documentTypePosition = prolog.count
                 if let offset { internalSubsetStart = prologOffsets.firstIndex { $0 >= offset } ?? prolog.count }
             case .startElement(let start):
-                if open.isEmpty, rootIndex != nil {
-                    throw Self.failure(
-                        "A second root element <\(start.name.qualifiedName)> follows the root element; a document "
-                            + "has exactly one.")
-                }
-                let slot = try arena.appendElement(start, parent: open.last ?? -1)
-                if open.isEmpty { rootIndex = slot }
-                open.append(slot)
+                try appendStart(start)
             case .endElement(let name):
-                guard let slot = open.popLast() else {
-                    throw Self.failure("The end tag </\(name.qualifiedName)> has no matching start tag.")
-                }
-                let startName = arena.arena.name(slot)
-                guard startName.qualifiedName == name.qualifiedName else {
-                    throw Self.failure(
-                        "The end tag </\(name.qualifiedName)> does not match the start tag "
-                            + "<\(startName.qualifiedName)>.")
-                }
-                arena.close(slot)
+                try appendEnd(name)
             case .characters, .cdata, .comment, .processingInstruction:
                 break
             }
+        }
+
+        /// Appends an element's start tag (after any pending text was flushed).
+        private mutating func appendStart(_ start: XMLElementStart) throws(SerializationError) {
+            if open.isEmpty, rootIndex != nil {
+                throw Self.failure(
+                    "A second root element <\(start.name.qualifiedName)> follows the root element; a document "
+                        + "has exactly one.")
+            }
+            let slot = try arena.appendElement(start, parent: open.last ?? -1)
+            if open.isEmpty { rootIndex = slot }
+            open.append(slot)
+        }
+
+        /// Appends an element's end tag (after any pending text was flushed), which must close the open element.
+        private mutating func appendEnd(_ name: XMLName) throws(SerializationError) {
+            guard let slot = open.popLast() else {
+                throw Self.failure("The end tag </\(name.qualifiedName)> has no matching start tag.")
+            }
+            let startName = arena.arena.name(slot)
+            // The parser hands out the start tag's name itself, which compares by pointer.
+            guard startName == name || startName.qualifiedName == name.qualifiedName else {
+                throw Self.failure(
+                    "The end tag </\(name.qualifiedName)> does not match the start tag "
+                        + "<\(startName.qualifiedName)>.")
+            }
+            arena.close(slot)
         }
 
         /// Records a comment or processing instruction outside the root element in the prolog (with its offset in
@@ -230,11 +250,7 @@ extension XMLTree {
         }
 
         private mutating func flushText() throws(SerializationError) {
-            guard !pendingText.isEmpty else { return }
-            try pendingText.withUnsafeBufferPointer { bytes throws(SerializationError) in
-                _ = try arena.appendString(.text, bytes, parent: open.last ?? -1)
-            }
-            pendingText.removeAll(keepingCapacity: true)
+            _ = try arena.closeText(parent: open.last ?? -1)
         }
 
         mutating func finish() throws(SerializationError) -> XMLTree {
