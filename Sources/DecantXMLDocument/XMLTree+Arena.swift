@@ -1,6 +1,6 @@
 import DecantBytes
 import DecantCore
-@_spi(XMLSpans) import DecantXMLParser
+import DecantXMLParser
 
 extension XMLTree {
     /// What kind of node an arena slot holds.

@@ -1,5 +1,5 @@
 public import DecantCore
-@_spi(XMLSpans) public import DecantXMLParser
+public import DecantXMLParser
 
 #if canImport(FoundationEssentials)
     public import FoundationEssentials

@@ -52,8 +52,7 @@ public struct XMLName: Sendable, Hashable, CustomStringConvertible {
     /// Identifies the name's storage: equal for copies of one name (the parser hands out one for every occurrence of
     /// a name while the namespace bindings in scope are unchanged), different for names made apart, even if equal.
     /// Valid as a key only while the name is kept alive.
-    @_spi(XMLSpans)
-    public var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
+    package var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
 
     /// The qualified name.
     public var description: String { qualifiedName }

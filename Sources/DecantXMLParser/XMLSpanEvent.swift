@@ -1,12 +1,16 @@
 public import DecantCore
 
-/// One step of an XML document as bytes borrowed from the parse, for callers who want the scanner's speed: no
-/// `String`, no line and column, nothing retained per event (a prototype; the names will become interned ids).
+/// One step of an XML document as bytes borrowed from the parse, for callers who want the scanner's speed: text is
+/// not made into a `String` and no line and column is counted unless asked for.
 ///
 /// The event is non-copyable and is only ever lent to the closure of ``XMLStreamParser/forEachSpanEvent(_:)``, so
 /// it cannot be stored or outlive the parse; its bytes are reachable only inside ``withUnsafeBytes(_:)``, whose
-/// pointer must not escape the closure it is given to (as for any `withUnsafe...` method).
-@_spi(XMLSpans)
+/// pointer must not escape the closure it is given to (as for any `withUnsafe...` method). For the same reason it is
+/// not `Sendable`: it is a view of the parse in progress, never a value to hand to another task. Copy what you need
+/// out of it (``text``, ``elementStart``, ``stringEvent``): those are ordinary `Sendable` values.
+///
+/// The events, their order, every check and every limit are those of ``XMLStreamParser/forEachEvent(_:)``: both are
+/// the same scanner, the `String` events a layer over these.
 public struct XMLSpanEvent: ~Copyable {
     /// What an event is.
     public enum Kind: Sendable, Hashable {
@@ -127,6 +131,10 @@ public struct XMLSpanEvent: ~Copyable {
     }
 }
 
+/// A span event is a view of the parse in progress (see ``XMLSpanEvent``), never sent to another task.
+@available(*, unavailable)
+extension XMLSpanEvent: Sendable {}
+
 /// Lends span events to a closure.
 struct SpanClosureSink: XMLSpanSink {
     let body: (borrowing XMLSpanEvent) throws -> Void
@@ -151,7 +159,6 @@ extension XMLStreamParser {
     /// events, checks and limits as ``forEachEvent(_:)``, without building a `String` or a line and column for each.
     ///
     /// - Throws: `SerializationError`, as ``forEachEvent(_:)`` does.
-    @_spi(XMLSpans)
     public func forEachSpanEvent(_ body: (borrowing XMLSpanEvent) throws -> Void) throws(SerializationError) {
         do {
             try withoutActuallyEscaping(body) { escapable in

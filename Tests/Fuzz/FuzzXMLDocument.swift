@@ -1,5 +1,6 @@
 // libFuzzer target: XMLTree, XMLPath and the canonical forms. Invariants: no crash, hang or unbounded allocation on
-// any bytes; a tree builds exactly when the parser accepts the body; a tree's replayed events build an equal tree;
+// any bytes; a tree builds exactly when the parser accepts the body, and (built from the span stream) has the events
+// of the tree the String events build; a tree's replayed events build an equal tree;
 // xmlString() parses back to an equal tree (the XML declaration without its encoding, as documented); both
 // canonical forms are written and stay the same through that round trip; navigation is consistent; fixed and
 // fuzzed XMLPath queries compile or throw, and agree with navigation.
@@ -90,7 +91,12 @@ func fuzzTree(_ bytes: Data, options: XMLParsingOptions) {
     let events = try? XMLStreamParser(data: bytes, options: options).events()
     let tree = try? XMLTree(parsing: bytes, options: options)
     precondition((events != nil) == (tree != nil), "the tree and the parser disagree on the body")
-    guard let tree else { return }
+    guard let tree, let events else { return }
+    // The parse builds its tree from the span stream; the parser's String events build one with the same events.
+    guard let fromEvents = try? XMLTree(events: events) else {
+        preconditionFailure("the String events do not build the tree the span stream built")
+    }
+    precondition(fromEvents.events == tree.events, "the span stream and the String events build other trees")
     // Replayed events build an equal tree (documented on XMLTree.events).
     guard let rebuilt = try? XMLTree(events: tree.events) else {
         preconditionFailure("a tree's events do not build a tree")

@@ -1,8 +1,9 @@
 // libFuzzer target: Decant's XML parser. Invariants: no crash, hang or unbounded allocation on any bytes, with the
-// default and with tight limits, namespace-aware and not; forEachEvent, events(), a handler and a delegate see the
-// same document; events are balanced (one root, every start has its end), names are non-empty, text holds only XML
-// characters and stays within the limits; a parse is deterministic; tight limits only ever add `limitExceeded`; the
-// conformance suite's canonical form is a fixed point.
+// default and with tight limits, namespace-aware and not; forEachEvent, events(), the span stream (the same events,
+// bytes, offsets, lines and columns), a handler and a delegate see the same document; events are balanced (one root,
+// every start has its end), names are non-empty, text holds only XML characters and stays within the limits; a parse
+// is deterministic; tight limits only ever add `limitExceeded`; the conformance suite's canonical form is a fixed
+// point.
 // fuzz-modules: DecantBytes DecantCompression DecantCore DecantCharset DecantXMLParser
 // fuzz-seeds: Fixtures/xmlDocument xml/xmlconf/xmlconf
 // fuzz-max-len: 32768
@@ -230,15 +231,45 @@ func fuzzParse(_ bytes: Data, mediaType: MediaType?, options: XMLParsingOptions)
     // Parsing is deterministic.
     precondition(FuzzOutcome { () throws(SerializationError) in try parser.events() } == outcome, "parse twice")
     // The closure front end.
+    var positions: [XMLPosition] = []
     let closure = FuzzOutcome { () throws(SerializationError) in
         var events: [XMLEvent] = []
         try parser.forEachEvent { event, position in
             precondition(position.line >= 1 && position.column >= 1 && position.offset >= 0, "position")
             events.append(event)
+            positions.append(position)
         }
         return events
     }
     precondition(closure == outcome, "forEachEvent and events() disagree")
+    // The span stream, which the String events are a layer over: the same events from the bytes it lends, at the
+    // same offsets, with the same line and column when asked for.
+    var spanIndex = 0
+    let spans = FuzzOutcome { () throws(SerializationError) in
+        var events: [XMLEvent] = []
+        try parser.forEachSpanEvent { event in
+            let converted = event.stringEvent
+            let text: String
+            switch converted {
+            case .characters(let value), .cdata(let value), .comment(let value): text = value
+            case .processingInstruction(let target, let data):
+                text = data
+                precondition(event.target == target, "span: processing instruction target")
+            default: text = ""
+            }
+            precondition(event.byteCount == text.utf8.count && event.text == text, "span: text bytes")
+            precondition(
+                event.withUnsafeBytes { bytes in Array(bytes) } == Array(text.utf8), "span: text bytes lent")
+            if spanIndex < positions.count {
+                precondition(event.offset == positions[spanIndex].offset, "span: offset")
+                precondition(event.position == positions[spanIndex], "span: line and column")
+            }
+            spanIndex += 1
+            events.append(converted)
+        }
+        return events
+    }
+    precondition(spans == outcome, "forEachSpanEvent and events() disagree")
     // The handler front end.
     let handled = FuzzOutcome { () throws(SerializationError) in try parser.parse(with: FuzzCollector()) }
     precondition(handled == outcome, "parse(with:) and events() disagree")

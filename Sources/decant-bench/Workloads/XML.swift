@@ -1,5 +1,4 @@
 import Decant
-@_spi(XMLSpans) import DecantXMLParser
 import Foundation
 
 #if canImport(FoundationXML)
