@@ -10,6 +10,10 @@ struct Arguments {
         case help
         /// Be the child process of `memory.canada`.
         case memoryProbe(side: String, path: String)
+        /// Count the instructions of the selected workloads under callgrind.
+        case instructions
+        /// Be the child process of `--instructions`: run one side of a workload `calls` times.
+        case countCalls(side: String, workload: String, calls: Int)
     }
 
     /// What to do.
@@ -35,6 +39,14 @@ struct Arguments {
             case "--list": action = .list
             case "--json": json = true
             case "--quick": quick = true
+            case "--instructions": action = .instructions
+            case InstructionCounts.childFlag:
+                guard let side = remaining.popFirst(), let workload = remaining.popFirst(),
+                    let calls = remaining.popFirst().flatMap({ Int($0) })
+                else {
+                    throw UsageError(message: "\(InstructionCounts.childFlag) needs a side, a workload and a count")
+                }
+                action = .countCalls(side: side, workload: workload, calls: calls)
             case "--filter":
                 guard let value = remaining.popFirst() else { throw UsageError(message: "--filter needs a value") }
                 try addFilters(value)
@@ -69,6 +81,7 @@ struct Arguments {
     /// The usage text.
     static let usage = """
         usage: decant-bench [--quick] [--filter SUBSTRING]... [--json]
+               decant-bench --instructions [--filter SUBSTRING]... [--json]
                decant-bench --list | --help
 
         Runs each workload on Decant and on its baseline in the same process, interleaved (the two alternate within
@@ -80,6 +93,10 @@ struct Arguments {
           --json              print one JSON array of {"workload", "unit", "decant", "baseline", "baselineName",
                               "ratio", "spread", "baselineSpread", "rounds", "skipped", "notes"} instead of the table
           --quick             a fast smoke run: 3 rounds, short samples, 500 calls per sample for the 1 KB object
+          --instructions      instead of timing, count the instructions one call executes (Decant and an in-process
+                              baseline) under valgrind's callgrind, per byte, pixel or operation: a figure a busy
+                              machine does not move. Each side runs in a child process, once with 1 call and once
+                              with 3; the difference over 2 calls is counted. Needs valgrind; slow (50× or so)
           --list              print the workload names, units and baselines
           --help              print this text
 

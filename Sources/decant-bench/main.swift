@@ -21,6 +21,14 @@ case .help:
     print(Arguments.usage)
 case .memoryProbe(let side, let path):
     exit(MemoryWorkloads.runProbe(side: side, path: path))
+case .countCalls(let side, let workload, let calls):
+    exit(InstructionCounts.runChild(side: side, name: workload, calls: calls))
+case .instructions:
+    guard !workloads.isEmpty else {
+        FileHandle.standardError.write(Data("decant-bench: no workload matches \(arguments.filters)\n".utf8))
+        exit(2)
+    }
+    print(InstructionCounts.report(InstructionCounts.measure(workloads), json: arguments.json), terminator: "")
 case .list:
     for workload in workloads {
         let name = workload.name.padding(toLength: 30, withPad: " ", startingAt: 0)

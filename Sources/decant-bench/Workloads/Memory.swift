@@ -1,6 +1,10 @@
 import Decant
 import Foundation
 
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
 /// Peak memory of one canada.json parse, in a fresh child process per measurement: the bench runs itself with the
 /// hidden `--memory-probe SIDE FILE` option, and the child reports how much its peak RSS (`VmHWM`) grew during
 /// the parse, after the file was read. The result is that growth as a multiple of the file size.
@@ -74,6 +78,7 @@ enum MemoryWorkloads {
     }
 
     /// The child's side: reads `path`, decodes it once as `side` says (`decant` or `foundation` for canada.json,
+    /// `xml-tree` or `xml-document` for the generated feed of ``XMLWorkloads``,
     /// `hostile-...` for ``HostileWorkloads``), keeps the result alive and prints the growth of the peak RSS in
     /// bytes, the seconds the decode took and what came out. Returns the exit status.
     static func runProbe(side: String, path: String) -> Int32 {
@@ -122,6 +127,16 @@ enum MemoryWorkloads {
             case "foundation":
                 let object = try JSONSerialization.jsonObject(with: data)
                 count = withExtendedLifetime(object) { peakResidentBytes() > 0 ? 1 : 0 }
+            case "xml-tree":
+                let tree = try XMLTree(parsing: data)
+                count = withExtendedLifetime(tree) { peakResidentBytes() > 0 ? tree.nodeCount : 0 }
+            case "xml-document":
+                #if canImport(FoundationXML) || os(macOS)
+                    let document = try XMLDocument(data: data, options: [.nodeLoadExternalEntitiesNever])
+                    count = withExtendedLifetime(document) { peakResidentBytes() > 0 ? document.childCount : 0 }
+                #else
+                    return 2
+                #endif
             default:
                 guard let result = HostileWorkloads.decode(side: side, data: data) else { return 2 }
                 outcome = result.outcome

@@ -51,6 +51,10 @@ enum XMLWorkloads {
                         note: "xml.dom: the generated feed has no external entities; XMLDocument is given "
                             + ".nodeLoadExternalEntitiesNever"))
             },
+            Workload(
+                name: "memory.xml.dom", unit: .multipleOfInput, baselineName: "XMLDocument",
+                summary: "peak RSS growth of one XMLTree of the feed, in a child process, as a multiple of the feed",
+                prepare: measureTreeMemory),
             againstXMLBench(
                 "xml.sax.expat", parser: "expat SAX (ns)", baselineName: "expat SAX",
                 summary: "the feed through XMLStreamParser.forEachEvent vs expat's SAX with namespace processing",
@@ -77,6 +81,30 @@ enum XMLWorkloads {
             try XMLStreamParser(data: data).forEachEvent { _, _ in events += 1 }
             return events
         }
+    }
+
+    /// `memory.xml.dom`: the feed written to a temporary file and built into an `XMLTree` (and an `XMLDocument`) by
+    /// child processes of the bench (``MemoryWorkloads/probe(side:path:)``), three times each.
+    private static func measureTreeMemory(_ settings: RunSettings) throws -> Prepared {
+        let data = GeneratedFeed.data
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("decant-bench-feed-\(getpid()).xml")
+        try data.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let size = Double(data.count)
+        let repetitions = settings.quick ? 1 : 3
+        var decant: [Double] = []
+        var foundation: [Double] = []
+        for _ in 0..<repetitions {
+            decant.append(Double(try MemoryWorkloads.probe(side: "xml-tree", path: url.path).growth) / size)
+            foundation.append(Double(try MemoryWorkloads.probe(side: "xml-document", path: url.path).growth) / size)
+        }
+        return .direct(
+            DirectResult(
+                decant: Statistics.median(decant), baseline: Statistics.median(foundation),
+                baselineName: "XMLDocument", rounds: repetitions, spread: MemoryWorkloads.spread(decant),
+                baselineSpread: MemoryWorkloads.spread(foundation),
+                note: "memory.xml.dom: peak RSS growth while building the tree over the feed's size (\(Int(size)) "
+                    + "bytes), median of \(repetitions) child processes"))
     }
 
     /// Every event of `data` through `XMLStreamParser.forEachSpanEvent`, counted with its text bytes (as xmlbench's

@@ -1,0 +1,144 @@
+import Foundation
+
+/// `--instructions`: the instructions one call of a workload executes, counted by valgrind's callgrind, for Decant
+/// and for an in-process baseline. A count that a busy or shared machine does not move, printed per byte (per pixel,
+/// per operation) beside the timed rows' MB/s so that a change shows even when the timings are noisy.
+///
+/// Each side runs in a child process of the bench (the hidden `--count-calls SIDE WORKLOAD CALLS`) under callgrind,
+/// once with one call and once with three; the difference over two calls leaves out the preparation of the input and
+/// every one-time cost of the first call.
+enum InstructionCounts {
+    /// The hidden option that makes the bench a child that runs one side of a workload.
+    static let childFlag = "--count-calls"
+
+    /// One workload's counts.
+    struct Count {
+        var workload: String
+        var unit: String
+        var decant: Double?
+        var baseline: Double?
+        var baselineName: String?
+        var note: String?
+    }
+
+    /// The child's side: prepares `name` and runs `side`'s (`decant` or `baseline`) call `calls` times. Returns the
+    /// exit status.
+    static func runChild(side: String, name: String, calls: Int) -> Int32 {
+        guard let workload = Catalog.all.first(where: { $0.name == name }),
+            case .timed(let bench)? = try? workload.prepare(.quick)
+        else { return 2 }
+        let contender: Contender
+        switch (side, bench.baseline) {
+        case ("decant", _): contender = bench.decant
+        case ("baseline", .inProcess(let baseline)): contender = baseline
+        default: return 2
+        }
+        do {
+            for _ in 0..<calls { consume(try contender.run()) }
+        } catch {
+            FileHandle.standardError.write(Data("\(name) \(side): \(error)\n".utf8))
+            return 1
+        }
+        return 0
+    }
+
+    /// Counts the timed workloads among `workloads`.
+    static func measure(_ workloads: [Workload]) -> [Count] {
+        workloads.compactMap { workload -> Count? in
+            let per: String
+            switch workload.unit {
+            case .megabytesPerSecond: per = "instr/byte"
+            case .megapixelsPerSecond: per = "instr/pixel"
+            case .microsecondsPerOperation, .nanosecondsPerOperation: per = "instr/op"
+            case .multipleOfInput, .speedup: return nil
+            }
+            FileHandle.standardError.write(Data("counting \(workload.name)...\n".utf8))
+            var count = Count(workload: workload.name, unit: per, baselineName: workload.baselineName)
+            guard case .timed(let bench)? = try? workload.prepare(.quick) else {
+                count.note = "not a timed workload here (its input is absent, or it measures itself)"
+                return count
+            }
+            do {
+                count.decant = try perUnit(side: "decant", workload.name, quantity: bench.quantity)
+                if case .inProcess = bench.baseline {
+                    count.baseline = try perUnit(side: "baseline", workload.name, quantity: bench.quantity)
+                } else {
+                    count.note = "the baseline runs in another process (or not at all) and is not counted"
+                }
+            } catch {
+                count.note = "\(error)"
+            }
+            return count
+        }
+    }
+
+    /// (instructions of three calls − instructions of one call) / 2 / `quantity`.
+    private static func perUnit(side: String, _ name: String, quantity: Double) throws -> Double {
+        let one = try instructions(side: side, name, calls: 1)
+        let three = try instructions(side: side, name, calls: 3)
+        return Double(three - one) / 2 / quantity
+    }
+
+    /// The instructions callgrind counts for a child process running `calls` calls.
+    private static func instructions(side: String, _ name: String, calls: Int) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let bench = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        process.arguments = [
+            "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", bench, childFlag, side, name,
+            String(calls),
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let bytes = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        if process.terminationStatus == 127 {
+            throw BenchError(description: "valgrind is not installed (apt-get install valgrind)")
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        // callgrind ends with "==PID== Collected : N".
+        guard process.terminationStatus == 0,
+            let line = text.split(separator: "\n").last(where: { $0.contains("Collected :") }),
+            let count = Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "")
+        else {
+            throw BenchError(
+                description: "the \(side) child failed under callgrind (status \(process.terminationStatus))")
+        }
+        return count
+    }
+
+    /// The counts as a table, or as one JSON array.
+    static func report(_ counts: [Count], json: Bool) -> String {
+        if json {
+            let objects = counts.map { count -> [String: Any] in
+                var object: [String: Any] = ["workload": count.workload, "unit": count.unit]
+                object["decant"] = count.decant ?? NSNull()
+                object["baseline"] = count.baseline ?? NSNull()
+                object["baselineName"] = count.baselineName ?? NSNull()
+                object["note"] = count.note ?? NSNull()
+                return object
+            }
+            let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys])) ?? Data("[]".utf8)
+            return String(decoding: data, as: UTF8.self)
+        }
+        func column(_ text: String, _ width: Int) -> String {
+            text.padding(toLength: width, withPad: " ", startingAt: 0)
+        }
+        func number(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "—" }
+        var lines = [
+            column("workload", 32) + column("unit", 12) + column("Decant", 10) + column("baseline", 10)
+                + column("vs", 28) + "ratio"
+        ]
+        for count in counts {
+            let ratio = count.decant.flatMap { decant in count.baseline.map { String(format: "%.2f×", $0 / decant) } }
+            lines.append(
+                column(count.workload, 32) + column(count.unit, 12) + column(number(count.decant), 10)
+                    + column(number(count.baseline), 10) + column(count.baselineName ?? "—", 28) + (ratio ?? "—"))
+        }
+        let notes = counts.compactMap { count in count.note.map { "  \(count.workload): \($0)" } }
+        if !notes.isEmpty { lines += ["", "notes:"] + notes }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
