@@ -158,7 +158,13 @@ extension XMLStreamParser {
     /// Parses the body, lending every event to `body` as bytes borrowed from the parse, in document order: the same
     /// events, checks and limits as ``forEachEvent(_:)``, without building a `String` or a line and column for each.
     ///
-    /// - Throws: `SerializationError`, as ``forEachEvent(_:)`` does.
+    /// Text written as is in the body is lent from the body itself; text with a reference or a line end to expand or
+    /// normalize is lent from the parser's scratch space, which the next event reuses. Like ``forEachEvent(_:)``,
+    /// a reference to an external or undeclared entity produces no event.
+    ///
+    /// - Throws: `SerializationError` (see ``XMLStreamParser``). An error `body` throws stops parsing and is
+    ///   rethrown: as it is when it is a `SerializationError`, else wrapped with code `serializerFailed` and the
+    ///   error as `underlying`.
     public func forEachSpanEvent(_ body: (borrowing XMLSpanEvent) throws -> Void) throws(SerializationError) {
         do {
             try withoutActuallyEscaping(body) { escapable in
