@@ -338,15 +338,18 @@ extension XMLScanner {
                 throw failure
             }
         } else {
+            var attributes = takeReportedAttributes()
+            for attribute in rawAttributes {
+                let name = plainName(attribute.name, slot: attribute.slot, isElement: false)
+                attributes.append(XMLAttribute(name: name, value: attribute.value, isSpecified: attribute.isSpecified))
+            }
             start = XMLElementStart(
-                name: XMLName(qualifiedName: qualifiedName),
-                attributes: rawAttributes.map {
-                    XMLAttribute(name: XMLName(qualifiedName: $0.name), value: $0.value, isSpecified: $0.isSpecified)
-                },
+                name: plainName(qualifiedName, slot: nameSlot, isElement: true), attributes: attributes,
                 isEmptyElementTag: isEmpty)
             namespaceCount = 0
         }
-        try emit(.startElement(start), at: tagOffset)
+        reportedAttributes = start.attributes
+        try emitStart(start, at: tagOffset)
         if isEmpty {
             popNamespaceBindings(namespaceCount)
             try emit(.endElement(start.name), at: tagOffset)
@@ -609,7 +612,7 @@ extension XMLScanner {
         }
         for declaration in declarations { pushNamespaceBinding(prefix: declaration.prefix, uri: declaration.uri) }
         let elementName = try resolve(qualifiedName, isElement: true, slot: slot)
-        var attributes: [XMLAttribute] = []
+        var attributes = takeReportedAttributes()
         if attributeCount > 0 {
             attributes.reserveCapacity(attributeCount)
             var prefixed = 0
@@ -636,6 +639,26 @@ extension XMLScanner {
         let start = XMLElementStart(
             name: elementName, attributes: attributes, namespaceDeclarations: declarations, isEmptyElementTag: isEmpty)
         return (start, declarations.count)
+    }
+
+    /// The attribute array of the last start tag reported, emptied with its storage kept (see
+    /// ``reportedAttributes``).
+    @inline(__always)
+    mutating func takeReportedAttributes() -> [XMLAttribute] {
+        var attributes: [XMLAttribute] = []
+        swap(&attributes, &reportedAttributes)
+        attributes.removeAll(keepingCapacity: true)
+        return attributes
+    }
+
+    /// A name when the parser is not namespace-aware (the whole name is the local name): from ``names`` when `slot`
+    /// still holds it, so that every occurrence of a name shares one.
+    mutating func plainName(_ qualifiedName: String, slot: Int, isElement: Bool) -> XMLName {
+        let held = slot >= 0 && names.qualifiedName(at: slot) == qualifiedName
+        if held, let cached = names.resolved(at: slot, isElement: isElement) { return cached }
+        let name = XMLName(qualifiedName: qualifiedName)
+        if held { names.setResolved(name, at: slot, isElement: isElement) }
+        return name
     }
 
     /// Splits and binds one name: from ``names`` when `slot` still holds it and it was resolved since the bindings in

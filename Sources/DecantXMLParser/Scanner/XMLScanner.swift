@@ -105,6 +105,9 @@ struct XMLScanner<Sink: XMLSpanSink> {
     var names = XMLNameCache()
     /// The names in ``rawAttributes`` once a tag has many (see ``isRepeatedAttribute(_:)``).
     var rawAttributeNames: Set<String> = []
+    /// The attributes of the last start tag reported, kept so that the next tag refills the same storage: unless the
+    /// sink kept that tag's event, the array is no longer shared by then and needs no new allocation.
+    var reportedAttributes: [XMLAttribute] = []
 
     // DTD state.
     var generalEntities: [String: Entity] = [:]
@@ -249,14 +252,7 @@ struct XMLScanner<Sink: XMLSpanSink> {
         var bytes = 0
         switch event {
         case .startElement(let start):
-            nodes += start.attributes.count + start.namespaceDeclarations.count
-            bytes = start.name.qualifiedName.utf8.count
-            for attribute in start.attributes {
-                bytes += attribute.name.qualifiedName.utf8.count + attribute.value.utf8.count
-            }
-            for declaration in start.namespaceDeclarations {
-                bytes += (declaration.prefix?.utf8.count ?? 0) + declaration.uri.utf8.count
-            }
+            (nodes, bytes) = Self.size(of: start)
         case .endElement, .xmlDeclaration:
             nodes = 0
         case .characters(let text), .cdata(let text), .comment(let text):
@@ -266,6 +262,34 @@ struct XMLScanner<Sink: XMLSpanSink> {
         case .documentType(let type):
             bytes = type.name.utf8.count + (type.internalSubset?.utf8.count ?? 0)
         }
+        try account(nodes: nodes, bytes: bytes)
+        try sink.receive(consume event, at: offset)
+    }
+
+    /// Reports a start tag as ``emit(_:at:)`` does, counting it without first copying it out of an event.
+    @inline(__always)
+    mutating func emitStart(_ start: XMLElementStart, at offset: Int) throws {
+        let (nodes, bytes) = Self.size(of: start)
+        try account(nodes: nodes, bytes: bytes)
+        try sink.receive(.startElement(start), at: offset)
+    }
+
+    /// The nodes and output bytes of a start tag (see ``emit(_:at:)``).
+    @inline(__always)
+    static func size(of start: XMLElementStart) -> (nodes: Int, bytes: Int) {
+        var bytes = start.name.qualifiedName.utf8.count
+        for attribute in start.attributes {
+            bytes += attribute.name.qualifiedName.utf8.count + attribute.value.utf8.count
+        }
+        for declaration in start.namespaceDeclarations {
+            bytes += (declaration.prefix?.utf8.count ?? 0) + declaration.uri.utf8.count
+        }
+        return (1 + start.attributes.count + start.namespaceDeclarations.count, bytes)
+    }
+
+    /// Counts `nodes` and `bytes` against the node and output budgets (see ``emit(_:at:)``).
+    @inline(__always)
+    mutating func account(nodes: Int, bytes: Int) throws {
         nodeCount += nodes
         outputBytes += bytes
         if nodeCount > nodeBudget {
@@ -289,7 +313,6 @@ struct XMLScanner<Sink: XMLSpanSink> {
                     + ", counted with the entities and attribute defaults they come from",
                 byBytes ? "maxOutputBytes" : "maxOutputRatio")
         }
-        try sink.receive(consume event, at: offset)
     }
 
     /// Reports an event made from the bytes gathered in ``text`` (`fromText`) or ``scratch``, then empties that buffer
