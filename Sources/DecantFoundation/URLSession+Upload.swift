@@ -65,6 +65,8 @@ extension URLSession {
             prepared.setValue(nil, forHTTPHeaderField: "Content-Length")
         #endif
         let pipe = try BodyPipe()
+        // Closed only here, after the task group, which waits for the data task to end: `URLSession` opens the
+        // reading end by its number, which must not belong to anything else before.
         defer { pipe.close() }
         prepared.httpBodyStream = InputStream(fileAtPath: "/dev/fd/\(pipe.readEnd)")
         let streamed = prepared
@@ -82,12 +84,12 @@ extension URLSession {
                 }
                 pipe.finish()
             } catch {
-                // Close the pipe first: `URLSession` may be blocked in a read of it on the queue that
+                // End the body first: `URLSession` may be blocked in a read of the pipe on the queue that
                 // `cancel()` waits for (FoundationNetworking), and only the end of the pipe frees it. The server
                 // then sees a body cut short (a multipart body without its close delimiter) or a cancelled
                 // request; the caller gets this error either way.
                 failure.set(error)
-                pipe.close()
+                pipe.stopWriting()
                 task.cancel()
                 throw error
             }
@@ -111,13 +113,13 @@ extension URLSession {
                 while let result = try await group.next() {
                     guard let response = result else { continue }
                     if let error = failure.error { throw error }
-                    pipe.close()
+                    pipe.stopWriting()
                     group.cancelAll()
                     return response
                 }
             } catch {
-                // Closed before the task is cancelled, for the reason the body's failure closes it first.
-                pipe.close()
+                // Ended before the task is cancelled, for the reason the body's failure ends it first.
+                pipe.stopWriting()
                 group.cancelAll()
                 throw failure.error ?? error
             }
@@ -216,9 +218,15 @@ private final class TaskBox: @unchecked Sendable {
 }
 
 /// A pipe that carries a streamed request body from async code to `URLSession`: `send` hands a chunk to a thread of
-/// its own, which writes it into the pipe (non-blocking, waiting with `poll` so that ``stop()`` always ends it) and
-/// resumes the sender when the chunk is in the pipe. ``finish()`` closes the writing end after the last chunk (the
-/// end of the body); ``stop()`` only stops the thread, and ``close()`` stops it and closes what is open.
+/// its own, which writes it into the pipe (non-blocking, waiting with `poll` in short slices so that a stop is seen
+/// at once) and resumes the sender when the chunk is in the pipe.
+///
+/// The writing end belongs to that thread alone: it closes it when it ends, after the last chunk (``finish()``, the
+/// end of the body) or when stopped (``stopWriting()``, ``close()``), and no other code touches it. A descriptor
+/// closed under a thread that still writes to it is a write to whatever the process opens next with that number (a
+/// socket, a file): the body's bytes went into another connection that way. For the same reason the reading end
+/// stays open until ``close()``, which the caller makes only after `URLSession` is done with the request, because
+/// `URLSession` opens it by number (`/dev/fd/N`).
 final class BodyPipe: @unchecked Sendable {
     /// The reading end, given to `URLSession` as `/dev/fd/N`.
     let readEnd: Int32
@@ -231,9 +239,13 @@ final class BodyPipe: @unchecked Sendable {
     private var finished = false
     /// The upload is over: drop what is pending and stop writing.
     private var stopped = false
-    /// Whether the ends were closed.
+    /// Whether the writing thread has ended (and closed the writing end).
+    private var writerEnded = false
+    /// Whether the reading end was closed.
     private var readClosed = false
-    private var writeClosed = false
+
+    /// How long the writing thread waits in `poll` for room in the pipe before it looks for a stop again.
+    static let pollMilliseconds: Int32 = 10
 
     init() throws {
         var ends: [Int32] = [0, 0]
@@ -267,22 +279,25 @@ final class BodyPipe: @unchecked Sendable {
     func finish() {
         condition.lock()
         finished = true
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
     }
 
-    /// The upload is over: the writing thread stops, whatever is pending.
-    func stop() {
+    /// The upload is over: the writing thread drops what is pending, closes the writing end and ends; returns once
+    /// it has (at most about ``pollMilliseconds`` later), so that `URLSession` reads the end of the body from here on.
+    func stopWriting() {
         condition.lock()
+        defer { condition.unlock() }
         stopped = true
-        condition.signal()
-        condition.unlock()
+        condition.broadcast()
+        while !writerEnded { condition.wait() }
     }
 
-    /// Stops and closes both ends (the end of the upload, whatever happened).
+    /// Stops the writing thread (``stopWriting()``) and closes the reading end: call it once `URLSession` is done
+    /// with the request (it opens the reading end by number, so the number must not be given to anything else
+    /// before).
     func close() {
-        stop()
-        closeWriteEnd()
+        stopWriting()
         condition.lock()
         defer { condition.unlock() }
         guard !readClosed else { return }
@@ -290,16 +305,8 @@ final class BodyPipe: @unchecked Sendable {
         _ = systemClose(readEnd)
     }
 
-    /// Closes the writing end once: `URLSession` then reads the end of the body.
-    private func closeWriteEnd() {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !writeClosed else { return }
-        writeClosed = true
-        _ = systemClose(writeEnd)
-    }
-
-    /// The writing thread: takes chunks until the body is finished or the upload stopped.
+    /// The writing thread: takes chunks until the body is finished or the upload stopped, then closes the writing
+    /// end, which nothing else uses.
     private func run() {
         // A reader that went away makes write(2) raise SIGPIPE; blocked in this thread, it only fails the write.
         var signals = sigset_t()
@@ -311,23 +318,26 @@ final class BodyPipe: @unchecked Sendable {
             while pending == nil && !finished && !stopped { condition.wait() }
             let next = pending
             pending = nil
-            let complete = finished && !stopped
-            let done = finished || stopped
+            let stop = stopped
             condition.unlock()
             if let (chunk, sender) = next {
-                sender.resume(returning: write(chunk))
+                sender.resume(returning: !stop && write(chunk))
                 continue
             }
-            // Only a complete body is ended here; a stopped one is closed by `close()`.
-            if complete { closeWriteEnd() }
-            if done { break }
+            break
         }
+        _ = systemClose(writeEnd)
+        condition.lock()
+        writerEnded = true
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Writes all of `chunk`, waiting for room; `false` when the reader went away or the upload stopped.
     private func write(_ chunk: Data) -> Bool {
         var offset = 0
         while offset < chunk.count {
+            if isStopped { return false }
             let written = chunk.withUnsafeBytes { buffer in
                 systemWrite(writeEnd, buffer.baseAddress! + offset, chunk.count - offset)
             }
@@ -336,9 +346,8 @@ final class BodyPipe: @unchecked Sendable {
                 continue
             }
             guard written < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return false }
-            if isStopped { return false }
             var descriptor = pollfd(fd: writeEnd, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&descriptor, 1, 100)
+            _ = poll(&descriptor, 1, Self.pollMilliseconds)
         }
         return true
     }

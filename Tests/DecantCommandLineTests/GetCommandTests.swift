@@ -259,10 +259,10 @@ import Testing
     }
 
     @Test func aRefusedConnectionNamesTheURL() async throws {
-        // A port that was listening a moment ago and no longer is.
-        let server = try LoopbackServer(routes: [:])
-        let url = server.url("/gone").absoluteString
-        server.stop()
+        // A port nothing listens on, held so that no other test's server is given it meanwhile.
+        let refused = try RefusedPort()
+        defer { refused.close() }
+        let url = refused.url("/gone").absoluteString
         for options in [[], ["--json"]] {
             let outcome = await Self.get(options + [url])
             #expect(outcome.status == 1)

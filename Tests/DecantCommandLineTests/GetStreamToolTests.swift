@@ -258,10 +258,10 @@ import Testing
     }
 
     @Test func aRefusedFirstConnectionIsNotRetried() throws {
-        // A port nothing listens on: the server is stopped before the request.
-        let server = try LoopbackServer(routes: [:])
-        let url = server.url("/events").absoluteString
-        server.stop()
+        // A port nothing listens on, held so that no other test's server is given it meanwhile.
+        let refused = try RefusedPort()
+        defer { refused.close() }
+        let url = refused.url("/events").absoluteString
         let result = try Self.run(["get", "--stream", url])
         #expect(result.status == 1)
         #expect(result.stderr.contains("cannot fetch \(url): could not connect to the server"))

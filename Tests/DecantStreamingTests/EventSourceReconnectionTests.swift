@@ -211,9 +211,9 @@ private func configuration(
 
     /// Nothing listens on the port: every connection fails with a network error, which is retried up to the limit.
     @Test func networkErrorsAreRetried() async throws {
-        let server = try LoopbackServer(routes: [:])
-        let url = server.url("/events")
-        server.stop()
+        let refused = try RefusedPort()
+        defer { refused.close() }
+        let url = refused.url("/events")
         let source = URLSession.shared.eventSource(
             for: URLRequest(url: url),
             configuration: configuration(reconnectionTime: .milliseconds(10), maxReconnects: 2))

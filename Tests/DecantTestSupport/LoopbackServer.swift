@@ -164,6 +164,8 @@ public final class LoopbackServer: @unchecked Sendable {
             close(descriptor)
             throw ServerError("bind/listen failed: \(errno)")
         }
+        // Non-blocking, so that a connection gone between `poll` and `accept` does not hold the accept loop.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
@@ -183,29 +185,39 @@ public final class LoopbackServer: @unchecked Sendable {
     /// The URL of `path` on this server.
     public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
-    /// Stops accepting connections and waits for the accept loop to end.
+    /// Stops accepting connections and waits for the accept loop to end (it closes the listening socket).
     public func stop() {
         let first = lock.withLock { () -> Bool in
             defer { stopped = true }
             return !stopped
         }
         guard first else { return }
+        // Wakes an `accept` in progress (Linux); elsewhere the loop sees `stopped` after its `poll`. The socket is
+        // not closed here: a number closed under the accept loop may be given to another test's socket before the
+        // loop's next `accept`, which would then take that server's connections.
         #if canImport(Glibc)
             shutdown(listener, Int32(SHUT_RDWR))
         #else
             shutdown(listener, SHUT_RDWR)
         #endif
-        close(listener)
         done.wait()
     }
 
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    /// Accepts connections until ``stop()``; the only user of the listening socket, which it closes when it ends.
     private func acceptLoop() {
-        while true {
+        defer { close(listener) }
+        while !isStopped {
+            var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 50) > 0 else { continue }  // a timeout or EINTR: look for a stop again
             let client = accept(listener, nil, nil)
             if client < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED { continue }
                 return
             }
+            // An accepted socket inherits O_NONBLOCK on Apple platforms; the connection's reads and writes block.
+            _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) & ~O_NONBLOCK)
             #if canImport(Darwin)
                 var yes: Int32 = 1
                 setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
