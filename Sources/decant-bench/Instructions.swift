@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Each side runs in a child process of the bench (the hidden `--count-calls SIDE WORKLOAD CALLS`) under callgrind,
 /// once with one call and once with three; the difference over two calls leaves out the preparation of the input and
-/// every one-time cost of the first call.
+/// every one-time cost of the first call. The children hash with a fixed seed (`SWIFT_DETERMINISTIC_HASHING`), so
+/// that the same build counts the same.
 enum InstructionCounts {
     /// The hidden option that makes the bench a child that runs one side of a workload.
     static let childFlag = "--count-calls"
@@ -88,6 +89,11 @@ enum InstructionCounts {
             "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", bench, childFlag, side, name,
             String(calls),
         ]
+        // Hashing seeded the same in every child: a dictionary's layout (and so the work of a workload that builds
+        // one) would otherwise differ from process to process, and with it the count.
+        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) {
+            _, fixed in fixed
+        }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
