@@ -57,20 +57,7 @@ public struct XMLSpanEvent: ~Copyable {
     }
 
     /// The event as ``XMLStreamParser/forEachEvent(_:)`` reports it, its text decoded into `String`s.
-    public var stringEvent: XMLEvent {
-        switch event {
-        case .xmlDeclaration(let declaration): .xmlDeclaration(declaration)
-        case .documentType(let type): .documentType(type)
-        case .startElement(let start): .startElement(start)
-        case .endElement(let name): .endElement(name)
-        case .characters(let bytes): .characters(String(decoding: bytes, as: UTF8.self))
-        case .cdata(let bytes): .cdata(String(decoding: bytes, as: UTF8.self))
-        case .comment(let bytes): .comment(String(decoding: bytes, as: UTF8.self))
-        case .processingInstruction(let target, let data):
-            .processingInstruction(
-                target: String(decoding: target, as: UTF8.self), data: String(decoding: data, as: UTF8.self))
-        }
-    }
+    public var stringEvent: XMLEvent { event.stringEvent() }
 
     /// What the event is.
     public var kind: Kind {

@@ -16,10 +16,18 @@ struct ExternalTool {
         return ExternalTool(name: name, path: path)
     }
 
-    /// Runs the tool with `arguments` (and `environment` added to this process's) and returns what it printed.
+    /// Which of a tool's outputs ``output(_:environment:from:)`` returns (the other is discarded).
+    enum Stream {
+        case standardOutput, standardError
+    }
+
+    /// Runs the tool with `arguments` (and `environment` added to this process's) and returns what it printed on
+    /// `stream`.
     ///
     /// - Throws: ``BenchError`` when it exits with another status than 0.
-    func output(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+    func output(
+        _ arguments: [String], environment: [String: String] = [:], from stream: Stream = .standardOutput
+    ) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -27,8 +35,8 @@ struct ExternalTool {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         }
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardOutput = stream == .standardOutput ? output : FileHandle.nullDevice
+        process.standardError = stream == .standardError ? output : FileHandle.nullDevice
         try process.run()
         let bytes = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

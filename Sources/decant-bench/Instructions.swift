@@ -82,37 +82,31 @@ enum InstructionCounts {
 
     /// The instructions callgrind counts for a child process running `calls` calls.
     private static func instructions(side: String, _ name: String, calls: Int) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let bench = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        process.arguments = [
-            "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", bench, childFlag, side, name,
-            String(calls),
-        ]
         // Hashing seeded the same in every child: a dictionary's layout (and so the work of a workload that builds
         // one) would otherwise differ from process to process, and with it the count.
-        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) {
-            _, fixed in fixed
-        }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let bytes = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus == 127 {
-            throw BenchError(description: "valgrind is not installed (apt-get install valgrind)")
-        }
-        let text = String(decoding: bytes, as: UTF8.self)
+        let text = try valgrind().output(
+            ["--tool=callgrind", "--callgrind-out-file=/dev/null", bench, childFlag, side, name, String(calls)],
+            environment: ["SWIFT_DETERMINISTIC_HASHING": "1"], from: .standardError)
         // callgrind ends with "==PID== Collected : N".
-        guard process.terminationStatus == 0,
-            let line = text.split(separator: "\n").last(where: { $0.contains("Collected :") }),
+        guard let line = text.split(separator: "\n").last(where: { $0.contains("Collected :") }),
             let count = Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "")
         else {
-            throw BenchError(
-                description: "the \(side) child failed under callgrind (status \(process.terminationStatus))")
+            throw BenchError(description: "callgrind printed no instruction count for the \(side) child")
         }
         return count
+    }
+
+    /// valgrind, found on `PATH`.
+    private static func valgrind() throws -> ExternalTool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/valgrind"
+            if FileManager.default.isExecutableFile(atPath: candidate) {
+                return ExternalTool(name: "valgrind", path: candidate)
+            }
+        }
+        throw BenchError(description: "valgrind is not installed (apt-get install valgrind)")
     }
 
     /// The counts as a table, or as one JSON array.

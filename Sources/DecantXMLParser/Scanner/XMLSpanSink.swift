@@ -23,6 +23,27 @@ enum XMLScanEvent {
     case processingInstruction(target: UnsafeBufferPointer<UInt8>, data: UnsafeBufferPointer<UInt8>)
 }
 
+extension XMLScanEvent {
+    /// The event as the `String` front ends report it, each span decoded into a `String` once.
+    @inline(__always)
+    consuming func stringEvent() -> XMLEvent {
+        @inline(__always) func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+            String(decoding: bytes, as: UTF8.self)
+        }
+        switch consume self {
+        case .xmlDeclaration(let declaration): return .xmlDeclaration(declaration)
+        case .documentType(let type): return .documentType(type)
+        case .startElement(let start): return .startElement(start)
+        case .endElement(let name): return .endElement(name)
+        case .characters(let bytes): return .characters(string(bytes))
+        case .cdata(let bytes): return .cdata(string(bytes))
+        case .comment(let bytes): return .comment(string(bytes))
+        case .processingInstruction(let target, let data):
+            return .processingInstruction(target: string(target), data: string(data))
+        }
+    }
+}
+
 /// Where the scanner sends its events: byte spans and byte offsets into the body. Line and column are never computed
 /// for an event here; a sink that wants them asks an ``XMLPositionTracker`` over the document it was given in
 /// ``begin(document:start:end:)``.
@@ -59,25 +80,8 @@ struct XMLStringEventLayer<Sink: XMLEventSink>: XMLSpanSink {
         return tracker.position(of: offset, in: base, end: end)
     }
 
-    @inline(__always)
-    private static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        String(decoding: bytes, as: UTF8.self)
-    }
-
     mutating func receive(_ event: consuming XMLScanEvent, at offset: Int) throws {
-        let converted: XMLEvent
-        switch consume event {
-        case .xmlDeclaration(let declaration): converted = .xmlDeclaration(declaration)
-        case .documentType(let type): converted = .documentType(type)
-        case .startElement(let start): converted = .startElement(start)
-        case .endElement(let name): converted = .endElement(name)
-        case .characters(let bytes): converted = .characters(Self.string(bytes))
-        case .cdata(let bytes): converted = .cdata(Self.string(bytes))
-        case .comment(let bytes): converted = .comment(Self.string(bytes))
-        case .processingInstruction(let target, let data):
-            converted = .processingInstruction(target: Self.string(target), data: Self.string(data))
-        }
-        try sink.receive(converted, at: position(offset))
+        try sink.receive(event.stringEvent(), at: position(offset))
     }
 
     mutating func skippedEntity(_ name: String, at offset: Int) throws {
