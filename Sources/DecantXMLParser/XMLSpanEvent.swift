@@ -32,16 +32,22 @@ public struct XMLSpanEvent: ~Copyable {
         case processingInstruction
     }
 
+    /// The scanner's event, borrowed for the call the span event is lent to.
+    let pointer: UnsafePointer<XMLScanEvent>
     /// The scanner's event.
-    let event: XMLScanEvent
+    var event: XMLScanEvent {
+        @inline(__always) _read { yield pointer.pointee }
+    }
     /// The byte offset in the body (after any transcoding to UTF-8) where the event starts.
     public let offset: Int
     /// The document the offset is in, for ``position``.
     let document: UnsafeBufferPointer<UInt8>
     let documentStart: Int
 
-    init(_ event: XMLScanEvent, offset: Int, document: UnsafeBufferPointer<UInt8>, documentStart: Int) {
-        self.event = event
+    init(
+        _ pointer: UnsafePointer<XMLScanEvent>, offset: Int, document: UnsafeBufferPointer<UInt8>, documentStart: Int
+    ) {
+        self.pointer = pointer
         self.offset = offset
         self.document = document
         self.documentStart = documentStart
@@ -135,8 +141,10 @@ struct SpanClosureSink: XMLSpanSink {
         documentStart = start
     }
 
-    mutating func receive(_ event: consuming XMLScanEvent, at offset: Int) throws {
-        try body(XMLSpanEvent(event, offset: offset, document: document, documentStart: documentStart))
+    mutating func receive(_ event: borrowing XMLScanEvent, at offset: Int) throws {
+        try withUnsafePointer(to: event) { pointer in
+            try body(XMLSpanEvent(pointer, offset: offset, document: document, documentStart: documentStart))
+        }
     }
     mutating func skippedEntity(_ name: String, at offset: Int) throws {}
 }

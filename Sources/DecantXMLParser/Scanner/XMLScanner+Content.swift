@@ -162,7 +162,7 @@ extension XMLScanner {
             textSpan = nil
             let count = textSpanCount
             textSpanCount = 0
-            try emit(.characters(UnsafeBufferPointer(start: span, count: count)), at: textStart)
+            try emit(.characters(UnsafeBufferPointer(start: span, count: count)), bytes: count, at: textStart)
             return
         }
         copyTextSpan()
@@ -264,7 +264,7 @@ extension XMLScanner {
                     + "literal less-than sign")
         }
         let (qualifiedName, nameSlot) = try self.qualifiedName(nameRange, "element name")
-        rawAttributes.removeAll(keepingCapacity: true)
+        rawAttributes.removeAllKeepingCapacity()
         var isEmpty = false
         while true {
             let hadSpace = skipWhitespace()
@@ -352,7 +352,7 @@ extension XMLScanner {
         try emitStart(start, at: tagOffset)
         if isEmpty {
             popNamespaceBindings(namespaceCount)
-            try emit(.endElement(start.name), at: tagOffset)
+            try emitEnd(start.name, at: tagOffset)
         } else {
             elements.append(OpenElement(name: start.name, offset: tagOffset, namespaceCount: namespaceCount))
         }
@@ -424,9 +424,10 @@ extension XMLScanner {
         pos += 1
         // Moved out of the stack rather than copied (a copy retains every string of its name); a failure below ends
         // the parse, so the stack need not be restored.
-        guard let open = elements.popLast() else {
+        guard !elements.isEmpty else {
             throw failure("the end tag `</\(string(nameRange))>` has no start tag", at: tagOffset)
         }
+        let open = elements.removeLast()
         let expected = open.name.qualifiedName
         let written = UnsafeBufferPointer(start: base + nameRange.lowerBound, count: nameRange.count)
         let same =
@@ -447,7 +448,7 @@ extension XMLScanner {
                     + "element that started outside it (XML 1.0 §4.3.2, WFC: Parsed Entity)")
         }
         popNamespaceBindings(open.namespaceCount)
-        try emit(.endElement(open.name), at: frames.isEmpty ? tagOffset : mainOffset)
+        try emitEnd(open.name, at: frames.isEmpty ? tagOffset : mainOffset)
     }
 
     // MARK: - Attribute values
@@ -646,8 +647,9 @@ extension XMLScanner {
     @inline(__always)
     mutating func takeReportedAttributes() -> [XMLAttribute] {
         var attributes: [XMLAttribute] = []
+        guard !reportedAttributes.isEmpty else { return attributes }
         swap(&attributes, &reportedAttributes)
-        attributes.removeAll(keepingCapacity: true)
+        attributes.removeAllKeepingCapacity()
         return attributes
     }
 
@@ -697,5 +699,14 @@ extension XMLScanner {
     func lookup(_ prefix: String?) -> String? {
         guard let uri = namespaceScopes[prefix]?.last, !uri.isEmpty else { return nil }
         return uri
+    }
+}
+
+extension Array {
+    /// Removes every element and keeps the storage, one at a time from the end: for the few attributes a tag has,
+    /// several times cheaper than `removeAll(keepingCapacity:)`, which goes through `replaceSubrange`.
+    @inline(__always)
+    mutating func removeAllKeepingCapacity() {
+        while !isEmpty { removeLast() }
     }
 }

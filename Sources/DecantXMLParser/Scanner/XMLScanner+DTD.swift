@@ -35,7 +35,8 @@ extension XMLScanner {
         pos += 1
         let doctype = XMLDocumentType(
             name: name, publicID: publicID, systemID: systemID, internalSubset: internalSubset, notations: notations)
-        try emit(.documentType(doctype), at: startOffset)
+        try emit(
+            .documentType(doctype), bytes: name.utf8.count + (internalSubset?.utf8.count ?? 0), at: startOffset)
     }
 
     /// Parses an ExternalID (§4.2.2 [75]), or with `systemOptional` also a PublicID (§4.7 [83]); the position is

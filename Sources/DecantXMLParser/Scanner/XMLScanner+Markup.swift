@@ -113,7 +113,9 @@ extension XMLScanner {
         }
         if emits {
             let targetBytes = UnsafeBufferPointer(start: base + targetRange.lowerBound, count: targetRange.count)
-            try emitGathered(fromText: false, at: startOffset) { .processingInstruction(target: targetBytes, data: $0) }
+            try emitGathered(fromText: false, at: startOffset, moreBytes: targetBytes.count) {
+                .processingInstruction(target: targetBytes, data: $0)
+            }
         }
     }
 
@@ -233,6 +235,6 @@ extension XMLScanner {
         }
         self.standalone = standalone
         let declaration = XMLDeclaration(version: version, encoding: encoding, standalone: standalone)
-        try emit(.xmlDeclaration(declaration), at: startOffset)
+        try emit(.xmlDeclaration(declaration), nodes: 0, bytes: 0, at: startOffset)
     }
 }

@@ -179,8 +179,14 @@ struct XMLScanner<Sink: XMLSpanSink> {
     }
 
     /// Takes the last `count` namespace declarations out of scope.
+    @inline(__always)
     mutating func popNamespaceBindings(_ count: Int) {
         guard count > 0 else { return }
+        popNamespaceBindingsNow(count)
+    }
+
+    /// ``popNamespaceBindings(_:)`` for a tag that declared some.
+    mutating func popNamespaceBindingsNow(_ count: Int) {
         for _ in 0..<count {
             let binding = namespaceBindings.removeLast()
             namespaceScopes[binding.prefix]?.removeLast()
@@ -244,29 +250,16 @@ struct XMLScanner<Sink: XMLSpanSink> {
 
     /// Reports an event to the sink after counting it against the node and output budgets: each element, attribute,
     /// namespace declaration, run of text, CDATA section, comment, processing instruction and document type is a node,
-    /// and its names, values and text are output bytes (an end tag is neither: its name was counted at the start).
-    /// Text is counted on its span, which holds exactly the bytes a `String` of it would.
+    /// and its names, values and text are output bytes (an end tag is neither: its name was counted at the start; see
+    /// ``emitEnd(_:at:)``). Text is counted on its span, which holds exactly the bytes a `String` of it would. The
+    /// caller, which knows what it reports, passes the counts.
     @inline(__always)
-    mutating func emit(_ event: consuming XMLScanEvent, at offset: Int) throws {
-        var nodes = 1
-        var bytes = 0
-        switch event {
-        case .startElement(let start):
-            (nodes, bytes) = Self.size(of: start)
-        case .endElement, .xmlDeclaration:
-            nodes = 0
-        case .characters(let text), .cdata(let text), .comment(let text):
-            bytes = text.count
-        case .processingInstruction(let target, let data):
-            bytes = target.count + data.count
-        case .documentType(let type):
-            bytes = type.name.utf8.count + (type.internalSubset?.utf8.count ?? 0)
-        }
+    mutating func emit(_ event: consuming XMLScanEvent, nodes: Int = 1, bytes: Int, at offset: Int) throws {
         try account(nodes: nodes, bytes: bytes)
-        try sink.receive(consume event, at: offset)
+        try sink.receive(event, at: offset)
     }
 
-    /// Reports a start tag as ``emit(_:at:)`` does, counting it without first copying it out of an event.
+    /// Reports a start tag as ``emit(_:nodes:bytes:at:)`` does, counting it without first copying it into an event.
     @inline(__always)
     mutating func emitStart(_ start: XMLElementStart, at offset: Int) throws {
         let (nodes, bytes) = Self.size(of: start)
@@ -274,7 +267,13 @@ struct XMLScanner<Sink: XMLSpanSink> {
         try sink.receive(.startElement(start), at: offset)
     }
 
-    /// The nodes and output bytes of a start tag (see ``emit(_:at:)``).
+    /// Reports an end tag, which counts against no budget (its name was counted at the start tag).
+    @inline(__always)
+    mutating func emitEnd(_ name: XMLName, at offset: Int) throws {
+        try sink.receive(.endElement(name), at: offset)
+    }
+
+    /// The nodes and output bytes of a start tag (see ``emit(_:nodes:bytes:at:)``).
     @inline(__always)
     static func size(of start: XMLElementStart) -> (nodes: Int, bytes: Int) {
         var bytes = start.name.qualifiedName.utf8.count
@@ -287,14 +286,21 @@ struct XMLScanner<Sink: XMLSpanSink> {
         return (1 + start.attributes.count + start.namespaceDeclarations.count, bytes)
     }
 
-    /// Counts `nodes` and `bytes` against the node and output budgets (see ``emit(_:at:)``).
+    /// Counts `nodes` and `bytes` against the node and output budgets (see ``emit(_:nodes:bytes:at:)``).
     @inline(__always)
     mutating func account(nodes: Int, bytes: Int) throws {
-        nodeCount += nodes
-        outputBytes += bytes
+        nodeCount &+= nodes
+        outputBytes &+= bytes
+        if nodeCount > nodeBudget || outputBytes > outputBudget { throw budgetExceeded() }
+    }
+
+    /// The failure for a document past its node or output budget (see ``account(nodes:bytes:)``), kept out of the
+    /// path that counts.
+    @inline(never)
+    func budgetExceeded() -> XMLFailure {
         if nodeCount > nodeBudget {
             let byCount = options.maxNodeCount <= nodeBudget
-            throw limit(
+            return limit(
                 "the document has more than "
                     + (byCount
                         ? "\(options.maxNodeCount) nodes"
@@ -303,23 +309,21 @@ struct XMLScanner<Sink: XMLSpanSink> {
                     + "entities and attribute defaults they come from)",
                 byCount ? "maxNodeCount" : "maxNodesPerByte")
         }
-        if outputBytes > outputBudget {
-            let byBytes = options.maxOutputBytes <= outputBudget
-            throw limit(
-                "the document's names, attribute values and text add up to more than "
-                    + (byBytes
-                        ? "\(options.maxOutputBytes) bytes"
-                        : "\(options.maxOutputRatio) times the body size (\(outputBudget) bytes)")
-                    + ", counted with the entities and attribute defaults they come from",
-                byBytes ? "maxOutputBytes" : "maxOutputRatio")
-        }
+        let byBytes = options.maxOutputBytes <= outputBudget
+        return limit(
+            "the document's names, attribute values and text add up to more than "
+                + (byBytes
+                    ? "\(options.maxOutputBytes) bytes"
+                    : "\(options.maxOutputRatio) times the body size (\(outputBudget) bytes)")
+                + ", counted with the entities and attribute defaults they come from",
+            byBytes ? "maxOutputBytes" : "maxOutputRatio")
     }
 
     /// Reports an event made from the bytes gathered in ``text`` (`fromText`) or ``scratch``, then empties that buffer
     /// (keeping its capacity). The buffer is moved out of the scanner for the call, so that the sink borrows its bytes
     /// while the scanner stays free to change.
     mutating func emitGathered(
-        fromText: Bool, at offset: Int, _ make: (UnsafeBufferPointer<UInt8>) -> XMLScanEvent
+        fromText: Bool, at offset: Int, moreBytes: Int = 0, _ make: (UnsafeBufferPointer<UInt8>) -> XMLScanEvent
     ) throws {
         var bytes: [UInt8] = []
         if fromText { swap(&bytes, &text) } else { swap(&bytes, &scratch) }
@@ -327,7 +331,7 @@ struct XMLScanner<Sink: XMLSpanSink> {
             bytes.removeAll(keepingCapacity: true)
             if fromText { swap(&bytes, &text) } else { swap(&bytes, &scratch) }
         }
-        try bytes.withUnsafeBufferPointer { try emit(make($0), at: offset) }
+        try bytes.withUnsafeBufferPointer { try emit(make($0), bytes: $0.count + moreBytes, at: offset) }
     }
 
     /// Pops the current entity input.

@@ -53,7 +53,7 @@ protocol XMLSpanSink {
     mutating func begin(document base: UnsafePointer<UInt8>, start: Int, end: Int)
     /// Receives one event and the byte offset in the document where it starts (inside entity replacement text, where
     /// the outermost reference starts).
-    mutating func receive(_ event: consuming XMLScanEvent, at offset: Int) throws
+    mutating func receive(_ event: borrowing XMLScanEvent, at offset: Int) throws
     /// Receives a reference to an entity that is declared external (never fetched) or whose declaration was not read.
     mutating func skippedEntity(_ name: String, at offset: Int) throws
 }
@@ -80,8 +80,8 @@ struct XMLStringEventLayer<Sink: XMLEventSink>: XMLSpanSink {
         return tracker.position(of: offset, in: base, end: end)
     }
 
-    mutating func receive(_ event: consuming XMLScanEvent, at offset: Int) throws {
-        try sink.receive(event.stringEvent(), at: position(offset))
+    mutating func receive(_ event: borrowing XMLScanEvent, at offset: Int) throws {
+        try sink.receive((copy event).stringEvent(), at: position(offset))
     }
 
     mutating func skippedEntity(_ name: String, at offset: Int) throws {
