@@ -143,34 +143,14 @@ public final class LoopbackServer: @unchecked Sendable {
     /// Starts a server; `routes` maps a path to the handler that writes the whole response.
     public init(routes: [String: @Sendable (Connection) -> Void]) throws {
         self.routes = routes
-        #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw ServerError("socket() failed: \(errno)") }
-        var yes: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(descriptor, 16) == 0 else {
-            close(descriptor)
-            throw ServerError("bind/listen failed: \(errno)")
+        let (descriptor, port) = try bindLoopbackSocket(reuseAddress: true)
+        guard listen(descriptor, 16) == 0 else {
+            closeDescriptor(descriptor)
+            throw ServerError("listen failed: \(errno)")
         }
         // Non-blocking, so that a connection gone between `poll` and `accept` does not hold the accept loop.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         listener = descriptor
         done.enter()
         let thread = Thread { [self] in
