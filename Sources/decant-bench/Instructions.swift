@@ -123,22 +123,18 @@ enum InstructionCounts {
             let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys])) ?? Data("[]".utf8)
             return String(decoding: data, as: UTF8.self)
         }
-        func column(_ text: String, _ width: Int) -> String {
-            text.padding(toLength: width, withPad: " ", startingAt: 0)
-        }
         func number(_ value: Double?) -> String { value.map { String(format: "%.1f", $0) } ?? "—" }
-        var lines = [
-            column("workload", 32) + column("unit", 12) + column("Decant", 10) + column("baseline", 10)
-                + column("vs", 28) + "ratio"
-        ]
+        var lines = [["workload", "unit", "Decant", "baseline", "vs", "ratio"]]
         for count in counts {
             let ratio = count.decant.flatMap { decant in count.baseline.map { String(format: "%.2f×", $0 / decant) } }
-            lines.append(
-                column(count.workload, 32) + column(count.unit, 12) + column(number(count.decant), 10)
-                    + column(number(count.baseline), 10) + column(count.baselineName ?? "—", 28) + (ratio ?? "—"))
+            lines.append([
+                count.workload, count.unit, number(count.decant), number(count.baseline), count.baselineName ?? "—",
+                ratio ?? "—",
+            ])
         }
-        let notes = counts.compactMap { count in count.note.map { "  \(count.workload): \($0)" } }
-        if !notes.isEmpty { lines += ["", "notes:"] + notes }
-        return lines.joined(separator: "\n") + "\n"
+        var text = Report.grid(lines, numeric: [2, 3, 5])
+        let notes = counts.compactMap { count in count.note.map { "  - \(count.workload): \($0)" } }
+        if !notes.isEmpty { text += "\nnotes:\n" + notes.joined(separator: "\n") + "\n" }
+        return text
     }
 }

@@ -73,6 +73,22 @@ struct Target {
 
 /// Prints rows as a table or as JSON.
 enum Report {
+    /// `lines` (the first one the header) as aligned columns, two spaces apart, a rule under the header, and the
+    /// columns in `numeric` aligned to the right.
+    static func grid(_ lines: [[String]], numeric: Set<Int>) -> String {
+        let columns = lines.first?.count ?? 0
+        let widths = (0..<columns).map { column in lines.map { $0[column].count }.max() ?? 0 }
+        var text = ""
+        for (index, line) in lines.enumerated() {
+            let cells = line.indices.map { column in
+                pad(line[column], to: widths[column], right: numeric.contains(column))
+            }
+            text += cells.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
+            if index == 0 { text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
+        }
+        return text
+    }
+
     /// The table, its notes and one line per target of the workloads that ran.
     static func table(_ rows: [Row]) -> String {
         let header = ["workload", "unit", "Decant", "baseline", "baseline name", "ratio", "spread D/B", "rounds"]
@@ -88,16 +104,7 @@ enum Report {
                 percent(row.spread) + "/" + percent(row.baselineSpread), String(row.rounds),
             ])
         }
-        let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
-        let numeric: Set<Int> = [2, 3, 5, 7]
-        var text = ""
-        for (index, line) in lines.enumerated() {
-            let cells = line.indices.map { column in
-                pad(line[column], to: widths[column], right: numeric.contains(column))
-            }
-            text += cells.joined(separator: "  ").trimmingTrailingSpaces() + "\n"
-            if index == 0 { text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n" }
-        }
+        var text = grid(lines, numeric: [2, 3, 5, 7])
         let notes = rows.flatMap { row in
             (row.skipped.map { ["\(row.workload) skipped: \($0)"] } ?? []) + row.notes
         }
