@@ -111,13 +111,13 @@ public struct XMLSpanEvent: ~Copyable {
     /// A start tag's name, attributes and namespace declarations; `nil` for other events.
     public var elementStart: XMLElementStart? {
         guard case .startElement(let start) = event else { return nil }
-        return start
+        return start.pointee
     }
 
     /// The element's name for a start or end tag; `nil` for other events.
     public var name: XMLName? {
         switch event {
-        case .startElement(let start): start.name
+        case .startElement(let start): start.pointee.name
         case .endElement(let name): name
         default: nil
         }

@@ -327,7 +327,7 @@ extension XMLScanner {
         guard elements.count < options.maxDepth else {
             throw limit("elements are nested more than \(options.maxDepth) deep", "maxDepth")
         }
-        let start: XMLElementStart
+        var start: XMLElementStart
         let namespaceCount: Int
         if namespaceAware {
             do {
@@ -348,8 +348,9 @@ extension XMLScanner {
                 isEmptyElementTag: isEmpty)
             namespaceCount = 0
         }
-        reportedAttributes = start.attributes
-        try emitStart(start, at: tagOffset)
+        try emitStart(&start, at: tagOffset)
+        // The attribute array goes back to be reused by the next tag (moved, not copied, so that it stays unique).
+        swap(&reportedAttributes, &start.attributes)
         if isEmpty {
             popNamespaceBindings(namespaceCount)
             try emitEnd(start.name, at: tagOffset)

@@ -261,10 +261,11 @@ struct XMLScanner<Sink: XMLSpanSink> {
 
     /// Reports a start tag as ``emit(_:nodes:bytes:at:)`` does, counting it without first copying it into an event.
     @inline(__always)
-    mutating func emitStart(_ start: XMLElementStart, at offset: Int) throws {
+    mutating func emitStart(_ start: inout XMLElementStart, at offset: Int) throws {
         let (nodes, bytes) = Self.size(of: start)
         try account(nodes: nodes, bytes: bytes)
-        try sink.receive(.startElement(start), at: offset)
+        // Lent by address: the sink reads the scanner's own value, which is neither copied nor retained for it.
+        try withUnsafePointer(to: &start) { start in try sink.receive(.startElement(start), at: offset) }
     }
 
     /// Reports an end tag, which counts against no budget (its name was counted at the start tag).

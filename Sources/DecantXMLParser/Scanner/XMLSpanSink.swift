@@ -9,8 +9,9 @@ enum XMLScanEvent {
     case xmlDeclaration(XMLDeclaration)
     /// The document type declaration, after its internal subset was read.
     case documentType(XMLDocumentType)
-    /// A start tag, or an empty-element tag (then followed at once by ``endElement(_:)``).
-    case startElement(XMLElementStart)
+    /// A start tag, or an empty-element tag (then followed at once by ``endElement(_:)``), lent like the spans: the
+    /// scanner's own value, valid only during the call.
+    case startElement(UnsafePointer<XMLElementStart>)
     /// An end tag, or the end of an empty-element tag.
     case endElement(XMLName)
     /// A run of character data, references expanded and line ends normalized.
@@ -33,7 +34,7 @@ extension XMLScanEvent {
         switch consume self {
         case .xmlDeclaration(let declaration): return .xmlDeclaration(declaration)
         case .documentType(let type): return .documentType(type)
-        case .startElement(let start): return .startElement(start)
+        case .startElement(let start): return .startElement(start.pointee)
         case .endElement(let name): return .endElement(name)
         case .characters(let bytes): return .characters(string(bytes))
         case .cdata(let bytes): return .cdata(string(bytes))
