@@ -1,4 +1,5 @@
 import DecantCore
+import DecantTestSupport
 import Foundation
 import Testing
 
