@@ -648,9 +648,10 @@ extension XMLScanner {
     @inline(__always)
     mutating func takeReportedAttributes() -> [XMLAttribute] {
         var attributes: [XMLAttribute] = []
-        guard !reportedAttributes.isEmpty else { return attributes }
         swap(&attributes, &reportedAttributes)
-        attributes.removeAllKeepingCapacity()
+        // Emptied only when it holds attributes, but taken either way: an empty array keeps the storage of the last
+        // tag that had some.
+        if !attributes.isEmpty { attributes.removeAllKeepingCapacity() }
         return attributes
     }
 
