@@ -37,6 +37,8 @@ struct XMLNameCache {
     private var arena: [UInt8] = []
     /// Changes whenever a namespace binding comes into or goes out of scope, which invalidates resolved names.
     private(set) var generation = 0
+    /// How many names were inserted so far: while it is unchanged, every slot still holds the name it held.
+    private(set) var insertions = 0
 
     /// Records that the namespace bindings in scope changed.
     mutating func bindingsChanged() { generation &+= 1 }
@@ -63,6 +65,7 @@ struct XMLNameCache {
     /// Remembers `qualifiedName`, whose bytes are the `count` at `bytes`, in `slot` (from ``find(_:count:slot:)``).
     mutating func insert(_ qualifiedName: String, bytes: UnsafePointer<UInt8>, count: Int, slot: Int) {
         guard slot >= 0, count <= Self.maxKeyLength else { return }
+        insertions &+= 1
         if entries.isEmpty { entries = [Entry](repeating: Entry(), count: Self.slotCount) }
         if arena.count + count > Self.maxArenaBytes {
             arena.removeAll(keepingCapacity: true)

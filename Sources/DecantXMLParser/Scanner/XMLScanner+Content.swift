@@ -264,7 +264,9 @@ extension XMLScanner {
                     + "literal less-than sign")
         }
         let (qualifiedName, nameSlot) = try self.qualifiedName(nameRange, "element name")
+        let nameInsertions = names.insertions
         rawAttributes.removeAllKeepingCapacity()
+        rawDeclarationCount = 0
         var isEmpty = false
         while true {
             let hadSpace = skipWhitespace()
@@ -312,14 +314,18 @@ extension XMLScanner {
                     "the start tag `<\(qualifiedName)>` has more than \(options.maxAttributesPerElement) attributes",
                     "maxAttributesPerElement")
             }
-            if isRepeatedAttribute(attributeName) {
+            if isRepeatedAttribute(attributeName, slot: attributeSlot) {
                 throw failure(
                     "the attribute `\(attributeName)` appears twice in the start tag `<\(qualifiedName)>` (XML 1.0 §3.1, "
                         + "WFC: Unique Att Spec)",
                     at: attributeRange.lowerBound)
             }
+            let declares = declaresNamespace(attributeRange)
+            if declares { rawDeclarationCount += 1 }
             rawAttributes.append(
-                RawAttribute(name: attributeName, value: value, isSpecified: true, slot: attributeSlot))
+                RawAttribute(
+                    name: attributeName, value: value, insertions: names.insertions, slot: Int32(attributeSlot),
+                    isSpecified: true, declaresNamespace: declares))
         }
         if !attributeDeclarations.isEmpty, let list = attributeDeclarations[qualifiedName] {
             try applyAttributeDeclarations(list, element: qualifiedName)
@@ -331,7 +337,8 @@ extension XMLScanner {
         let namespaceCount: Int
         if namespaceAware {
             do {
-                (start, namespaceCount) = try resolveNamespaces(qualifiedName, slot: nameSlot, isEmpty: isEmpty)
+                (start, namespaceCount) = try resolveNamespaces(
+                    qualifiedName, slot: nameSlot, insertions: nameInsertions, isEmpty: isEmpty)
             } catch var failure as XMLFailure {
                 // Point at the tag, not past it.
                 if frames.isEmpty { failure.offset = tagOffset }
@@ -340,11 +347,13 @@ extension XMLScanner {
         } else {
             var attributes = takeReportedAttributes()
             for attribute in rawAttributes {
-                let name = plainName(attribute.name, slot: attribute.slot, isElement: false)
+                let name = plainName(
+                    attribute.name, slot: Int(attribute.slot), insertions: attribute.insertions, isElement: false)
                 attributes.append(XMLAttribute(name: name, value: attribute.value, isSpecified: attribute.isSpecified))
             }
             start = XMLElementStart(
-                name: plainName(qualifiedName, slot: nameSlot, isElement: true), attributes: attributes,
+                name: plainName(qualifiedName, slot: nameSlot, insertions: nameInsertions, isElement: true),
+                attributes: attributes,
                 isEmptyElementTag: isEmpty)
             namespaceCount = 0
         }
@@ -362,9 +371,18 @@ extension XMLScanner {
     /// Whether the start tag being read already has an attribute named `name` (called once per attribute, before it
     /// is appended to ``rawAttributes``). A linear search for the few attributes most tags have; from 16 on, a set,
     /// since searching for each of up to ``XMLParsingOptions/maxAttributesPerElement`` attributes was quadratic.
-    mutating func isRepeatedAttribute(_ name: String) -> Bool {
+    /// `slot` is the name's slot in ``names``: the same bytes always hash to the same slot, so two names in
+    /// different slots differ without comparing them.
+    mutating func isRepeatedAttribute(_ name: String, slot: Int) -> Bool {
         let count = rawAttributes.count
-        if count < 16 { return rawAttributes.contains { $0.name == name } }
+        if count < 16 {
+            for index in 0..<count {
+                let other = Int(rawAttributes[index].slot)
+                if slot >= 0, other >= 0, other != slot { continue }
+                if rawAttributes[index].name == name { return true }
+            }
+            return false
+        }
         if count == 16 {
             rawAttributeNames.removeAll(keepingCapacity: true)
             for attribute in rawAttributes { rawAttributeNames.insert(attribute.name) }
@@ -401,7 +419,12 @@ extension XMLScanner {
                     "applying the default value of the attribute `\(declaration.name)` to `<\(element)>` (it holds "
                         + "\(declaration.defaultExpansion) bytes of entity replacement text)")
             }
-            rawAttributes.append(RawAttribute(name: declaration.name, value: value, isSpecified: false, slot: -1))
+            let declares = Self.declaresNamespace(declaration.name)
+            if declares { rawDeclarationCount += 1 }
+            rawAttributes.append(
+                RawAttribute(
+                    name: declaration.name, value: value, insertions: 0, slot: -1, isSpecified: false,
+                    declaresNamespace: declares))
         }
     }
 
@@ -568,20 +591,13 @@ extension XMLScanner {
     /// Splits names, binds namespaces (Namespaces in XML 1.0 §3–§6) and builds the start event; returns it and the
     /// number of bindings pushed.
     mutating func resolveNamespaces(
-        _ qualifiedName: String, slot: Int, isEmpty: Bool
+        _ qualifiedName: String, slot: Int, insertions: Int, isEmpty: Bool
     ) throws -> (XMLElementStart, Int) {
-        /// Whether an attribute name declares a namespace (`xmlns` or `xmlns:prefix`).
-        func declares(_ name: String) -> Bool {
-            name.utf8.first == UInt8(ascii: "x") && (name == "xmlns" || name.utf8.starts(with: "xmlns:".utf8))
-        }
         var declarations: [XMLNamespaceDeclaration] = []
-        var attributeCount = 0
-        for attribute in rawAttributes {
+        let attributeCount = rawAttributes.count - rawDeclarationCount
+        for attribute in rawAttributes where rawDeclarationCount > 0 {
             let name = attribute.name
-            guard declares(name) else {
-                attributeCount += 1
-                continue
-            }
+            guard attribute.declaresNamespace else { continue }
             if name == "xmlns" {
                 if attribute.value == XMLScanner.xmlNamespace || attribute.value == XMLScanner.xmlnsNamespace {
                     throw failure(
@@ -613,15 +629,20 @@ extension XMLScanner {
             }
         }
         for declaration in declarations { pushNamespaceBinding(prefix: declaration.prefix, uri: declaration.uri) }
-        let elementName = try resolve(qualifiedName, isElement: true, slot: slot)
+        let elementName = try resolve(qualifiedName, isElement: true, slot: slot, insertions: insertions)
         var attributes = takeReportedAttributes()
         if attributeCount > 0 {
             attributes.reserveCapacity(attributeCount)
             var prefixed = 0
-            for attribute in rawAttributes where !declares(attribute.name) {
-                let name = try resolve(attribute.name, isElement: false, slot: attribute.slot)
+            // By index, reading the fields in place (a loop over the elements copied each one).
+            for index in rawAttributes.indices where !rawAttributes[index].declaresNamespace {
+                let name = try resolve(
+                    rawAttributes[index].name, isElement: false, slot: Int(rawAttributes[index].slot),
+                    insertions: rawAttributes[index].insertions)
                 if name.prefix != nil { prefixed += 1 }
-                attributes.append(XMLAttribute(name: name, value: attribute.value, isSpecified: attribute.isSpecified))
+                attributes.append(
+                    XMLAttribute(
+                        name: name, value: rawAttributes[index].value, isSpecified: rawAttributes[index].isSpecified))
             }
             if prefixed > 1 {
                 // Prefixed attributes by namespace and local name: a set, since comparing each with every earlier one
@@ -657,8 +678,8 @@ extension XMLScanner {
 
     /// A name when the parser is not namespace-aware (the whole name is the local name): from ``names`` when `slot`
     /// still holds it, so that every occurrence of a name shares one.
-    mutating func plainName(_ qualifiedName: String, slot: Int, isElement: Bool) -> XMLName {
-        let held = slot >= 0 && names.qualifiedName(at: slot) == qualifiedName
+    mutating func plainName(_ qualifiedName: String, slot: Int, insertions: Int, isElement: Bool) -> XMLName {
+        let held = holds(slot, qualifiedName, insertions: insertions)
         if held, let cached = names.resolved(at: slot, isElement: isElement) { return cached }
         let name = XMLName(qualifiedName: qualifiedName)
         if held { names.setResolved(name, at: slot, isElement: isElement) }
@@ -667,12 +688,34 @@ extension XMLScanner {
 
     /// Splits and binds one name: from ``names`` when `slot` still holds it and it was resolved since the bindings in
     /// scope last changed.
-    mutating func resolve(_ qualifiedName: String, isElement: Bool, slot: Int) throws -> XMLName {
-        let held = slot >= 0 && names.qualifiedName(at: slot) == qualifiedName
+    mutating func resolve(_ qualifiedName: String, isElement: Bool, slot: Int, insertions: Int) throws -> XMLName {
+        let held = holds(slot, qualifiedName, insertions: insertions)
         if held, let cached = names.resolved(at: slot, isElement: isElement) { return cached }
         let name = try resolveAgain(qualifiedName, isElement: isElement)
         if held { names.setResolved(name, at: slot, isElement: isElement) }
         return name
+    }
+
+    /// Whether `slot` of ``names`` still holds `qualifiedName`, read when the cache had made `insertions`
+    /// insertions: surely while it has made no other since (no string compared), else if the names are the same.
+    @inline(__always)
+    func holds(_ slot: Int, _ qualifiedName: String, insertions: Int) -> Bool {
+        slot >= 0 && (insertions == names.insertions || names.qualifiedName(at: slot) == qualifiedName)
+    }
+
+    /// Whether the attribute name at `range` of the current input declares a namespace (`xmlns` or `xmlns:prefix`).
+    @inline(__always)
+    func declaresNamespace(_ range: Range<Int>) -> Bool {
+        let count = range.count
+        guard count == 5 || (count > 6 && base[range.lowerBound + 5] == UInt8(ascii: ":")) else { return false }
+        let b = base + range.lowerBound
+        return b[0] == UInt8(ascii: "x") && b[1] == UInt8(ascii: "m") && b[2] == UInt8(ascii: "l")
+            && b[3] == UInt8(ascii: "n") && b[4] == UInt8(ascii: "s")
+    }
+
+    /// Whether the attribute name `name` declares a namespace (`xmlns` or `xmlns:prefix`).
+    static func declaresNamespace(_ name: String) -> Bool {
+        name == "xmlns" || name.utf8.starts(with: "xmlns:".utf8)
     }
 
     /// Splits and binds one name, with the bindings in scope.

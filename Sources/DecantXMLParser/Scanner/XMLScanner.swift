@@ -101,6 +101,8 @@ struct XMLScanner<Sink: XMLSpanSink> {
     /// The attributes of the start tag being read (a struct, not a tuple: emptying an array of tuples for every tag
     /// destroyed each element through the runtime's generic tuple code).
     var rawAttributes: [RawAttribute] = []
+    /// How many of ``rawAttributes`` declare a namespace.
+    var rawDeclarationCount = 0
     /// The element and attribute names read so far, and how they resolved (see ``XMLNameCache``).
     var names = XMLNameCache()
     /// The names in ``rawAttributes`` once a tag has many (see ``isRepeatedAttribute(_:)``).
@@ -663,14 +665,19 @@ struct XMLScanner<Sink: XMLSpanSink> {
     }
 }
 
-/// An attribute of the start tag being read (see ``XMLScanner/rawAttributes``).
+/// An attribute of the start tag being read (see ``XMLScanner/rawAttributes``). Kept to 48 bytes: a larger one was
+/// copied and destroyed through outlined value witnesses, which cost more than what the fields it gained saved.
 struct RawAttribute {
     /// The qualified name as written.
     var name: String
     /// The normalised value.
     var value: String
+    /// ``XMLNameCache/insertions`` when the name was read: while it is unchanged, ``slot`` still holds the name.
+    var insertions: Int
+    /// The name's slot in ``XMLScanner/names``; -1 when it has none.
+    var slot: Int32
     /// Whether the tag wrote it (not defaulted from an attribute-list declaration).
     var isSpecified: Bool
-    /// The name's slot in ``XMLScanner/names``; -1 when it has none.
-    var slot: Int
+    /// Whether the name is `xmlns` or starts with `xmlns:` (a namespace declaration).
+    var declaresNamespace: Bool
 }

@@ -81,6 +81,7 @@ struct XMLStringEventLayer<Sink: XMLEventSink>: XMLSpanSink {
         return tracker.position(of: offset, in: base, end: end)
     }
 
+    @inline(__always)
     mutating func receive(_ event: borrowing XMLScanEvent, at offset: Int) throws {
         try sink.receive((copy event).stringEvent(), at: position(offset))
     }
