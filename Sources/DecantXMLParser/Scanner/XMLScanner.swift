@@ -432,33 +432,39 @@ struct XMLScanner<Sink: XMLSpanSink> {
     @inline(__always)
     mutating func scanName() throws -> Range<Int>? {
         let start = pos
-        guard pos < end else { return nil }
-        let first = base[pos]
+        guard start < end else { return nil }
+        // In locals, stored once: `pos`, a property, was stored back for every byte.
+        let base = self.base
+        let end = self.end
+        let classes = self.classes
+        var index = start
+        let first = base[index]
         if first < 0x80 {
             guard classes[Int(first)] & XMLCharacterClass.nameStart != 0 else { return nil }
-            pos += 1
+            index &+= 1
         } else {
-            guard let (scalar, length) = XMLCharacterClass.decode(base, pos, end),
+            guard let (scalar, length) = XMLCharacterClass.decode(base, index, end),
                 XMLCharacterClass.isNameStart(scalar)
             else { return nil }
-            pos += length
+            index &+= length
         }
-        while pos < end {
-            let byte = base[pos]
+        while index < end {
+            let byte = base[index]
             if byte < 0x80 {
                 if classes[Int(byte)] & XMLCharacterClass.nameChar == 0 { break }
-                pos += 1
+                index &+= 1
             } else {
-                guard let (scalar, length) = XMLCharacterClass.decode(base, pos, end),
+                guard let (scalar, length) = XMLCharacterClass.decode(base, index, end),
                     XMLCharacterClass.isNameChar(scalar)
                 else { break }
-                pos += length
+                index &+= length
             }
         }
-        if pos - start > options.maxNameLength {
+        pos = index
+        if index &- start > options.maxNameLength {
             throw limit("a name is longer than \(options.maxNameLength) bytes", "maxNameLength")
         }
-        return start..<pos
+        return start..<index
     }
 
     mutating func requireName(_ context: @autoclosure () -> String) throws -> Range<Int> {
