@@ -346,10 +346,14 @@ extension XMLScanner {
             }
         } else {
             var attributes = takeReportedAttributes()
-            for attribute in rawAttributes {
+            // By index, the value moved (as in ``resolveNamespaces(_:slot:insertions:isEmpty:)``).
+            for index in rawAttributes.indices {
                 let name = plainName(
-                    attribute.name, slot: Int(attribute.slot), insertions: attribute.insertions, isElement: false)
-                attributes.append(XMLAttribute(name: name, value: attribute.value, isSpecified: attribute.isSpecified))
+                    rawAttributes[index].name, slot: Int(rawAttributes[index].slot),
+                    insertions: rawAttributes[index].insertions, isElement: false)
+                var value = ""
+                swap(&value, &rawAttributes[index].value)
+                attributes.append(XMLAttribute(name: name, value: value, isSpecified: rawAttributes[index].isSpecified))
             }
             start = XMLElementStart(
                 name: plainName(qualifiedName, slot: nameSlot, insertions: nameInsertions, isElement: true),
@@ -640,9 +644,10 @@ extension XMLScanner {
                     rawAttributes[index].name, isElement: false, slot: Int(rawAttributes[index].slot),
                     insertions: rawAttributes[index].insertions)
                 if name.prefix != nil { prefixed += 1 }
-                attributes.append(
-                    XMLAttribute(
-                        name: name, value: rawAttributes[index].value, isSpecified: rawAttributes[index].isSpecified))
+                // The value is moved, not copied: the raw attribute is not read again.
+                var value = ""
+                swap(&value, &rawAttributes[index].value)
+                attributes.append(XMLAttribute(name: name, value: value, isSpecified: rawAttributes[index].isSpecified))
             }
             if prefixed > 1 {
                 // Prefixed attributes by namespace and local name: a set, since comparing each with every earlier one
