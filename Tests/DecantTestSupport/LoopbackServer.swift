@@ -145,8 +145,10 @@ public final class LoopbackServer: @unchecked Sendable {
         self.routes = routes
         let (descriptor, port) = try bindLoopbackSocket(reuseAddress: true)
         guard listen(descriptor, 16) == 0 else {
+            // Read before `close`, which may set it.
+            let failure = errno
             closeDescriptor(descriptor)
-            throw ServerError("listen failed: \(errno)")
+            throw ServerError("listen failed: \(failure)")
         }
         // Non-blocking, so that a connection gone between `poll` and `accept` does not hold the accept loop.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
