@@ -22,6 +22,7 @@ struct XMLPositionTracker {
         self.offset = start
     }
 
+    @inline(__always)
     mutating func position(of target: Int, in base: UnsafePointer<UInt8>, end: Int) -> XMLPosition {
         let target = min(max(target, start), end)
         if target < offset { self = XMLPositionTracker(start: start) }

@@ -375,14 +375,15 @@ extension XMLScanner {
     /// Whether the start tag being read already has an attribute named `name` (called once per attribute, before it
     /// is appended to ``rawAttributes``). A linear search for the few attributes most tags have; from 16 on, a set,
     /// since searching for each of up to ``XMLParsingOptions/maxAttributesPerElement`` attributes was quadratic.
-    /// `slot` is the name's slot in ``names``: the same bytes always hash to the same slot, so two names in
-    /// different slots differ without comparing them.
+    /// `slot` is the name's slot in ``names``: the same bytes always hash to the same pair of slots, so two names in
+    /// different pairs differ without comparing them (one name can be in either slot of its pair: an insertion moves
+    /// the name in the first to the second).
     mutating func isRepeatedAttribute(_ name: String, slot: Int) -> Bool {
         let count = rawAttributes.count
         if count < 16 {
             for index in 0..<count {
                 let other = Int(rawAttributes[index].slot)
-                if slot >= 0, other >= 0, other != slot { continue }
+                if slot >= 0, other >= 0, other >> 1 != slot >> 1 { continue }
                 if rawAttributes[index].name == name { return true }
             }
             return false
