@@ -9,9 +9,11 @@ import DecantCore
 /// there to the second (and dropping the one there), so that two names used throughout a document that hash to the
 /// same pair do not evict each other at every use (direct-mapped, a feed whose hot names collided made 4,630
 /// insertions instead of 25, and parsed 40% slower). A name stays in the slot it was found in until another is
-/// inserted (see ``insertions``). Bounded: ``slotCount`` entries, names of at most ``maxKeyLength`` bytes, and their bytes in
-/// an arena that starts over (emptying the cache) past ``maxArenaBytes``, so a document of endless distinct names
-/// costs the same memory as any other.
+/// inserted (see ``insertions``).
+///
+/// Bounded: ``slotCount`` entries, names of at most ``maxKeyLength`` bytes, and their bytes in an arena that starts
+/// over (emptying the cache) past ``maxArenaBytes``, so a document of endless distinct names costs the same memory as
+/// any other.
 struct XMLNameCache {
     /// One remembered name.
     struct Entry {
