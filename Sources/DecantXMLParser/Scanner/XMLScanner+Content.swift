@@ -598,41 +598,9 @@ extension XMLScanner {
     mutating func resolveNamespaces(
         _ qualifiedName: String, slot: Int, insertions: Int, isEmpty: Bool
     ) throws -> (XMLElementStart, Int) {
-        var declarations: [XMLNamespaceDeclaration] = []
+        // Only a tag that declares some reads its attributes for them (a loop over the attributes copies each one).
+        let declarations = rawDeclarationCount > 0 ? try namespaceDeclarations() : []
         let attributeCount = rawAttributes.count - rawDeclarationCount
-        for attribute in rawAttributes where rawDeclarationCount > 0 {
-            let name = attribute.name
-            guard attribute.declaresNamespace else { continue }
-            if name == "xmlns" {
-                if attribute.value == XMLScanner.xmlNamespace || attribute.value == XMLScanner.xmlnsNamespace {
-                    throw failure(
-                        "the default namespace cannot be `\(attribute.value)` (Namespaces in XML §3, Reserved "
-                            + "Prefixes and Namespace Names)")
-                }
-                declarations.append(XMLNamespaceDeclaration(prefix: nil, uri: attribute.value))
-            } else {
-                let prefix = String(name.dropFirst(6))
-                if prefix == "xmlns" {
-                    throw failure("the prefix `xmlns` must not be declared (Namespaces in XML §3)")
-                }
-                if prefix == "xml" {
-                    guard attribute.value == XMLScanner.xmlNamespace else {
-                        throw failure(
-                            "the prefix `xml` can only be bound to `\(XMLScanner.xmlNamespace)` (Namespaces in XML §3)")
-                    }
-                } else if attribute.value == XMLScanner.xmlNamespace || attribute.value == XMLScanner.xmlnsNamespace {
-                    throw failure(
-                        "the prefix `\(prefix)` cannot be bound to the reserved namespace `\(attribute.value)` "
-                            + "(Namespaces in XML §3)")
-                }
-                if attribute.value.isEmpty {
-                    throw failure(
-                        "the prefix `\(prefix)` is bound to an empty namespace name, which Namespaces in XML 1.0 does "
-                            + "not allow (only the default namespace can be undeclared with `xmlns=\"\"`)")
-                }
-                declarations.append(XMLNamespaceDeclaration(prefix: prefix, uri: attribute.value))
-            }
-        }
         for declaration in declarations { pushNamespaceBinding(prefix: declaration.prefix, uri: declaration.uri) }
         let elementName = try resolve(qualifiedName, isElement: true, slot: slot, insertions: insertions)
         var attributes = takeReportedAttributes()
@@ -668,6 +636,44 @@ extension XMLScanner {
         let start = XMLElementStart(
             name: elementName, attributes: attributes, namespaceDeclarations: declarations, isEmptyElementTag: isEmpty)
         return (start, declarations.count)
+    }
+
+    /// The namespace declarations among ``rawAttributes``, checked (Namespaces in XML §3).
+    func namespaceDeclarations() throws -> [XMLNamespaceDeclaration] {
+        var declarations: [XMLNamespaceDeclaration] = []
+        for attribute in rawAttributes where attribute.declaresNamespace {
+            let name = attribute.name
+            if name == "xmlns" {
+                if attribute.value == XMLScanner.xmlNamespace || attribute.value == XMLScanner.xmlnsNamespace {
+                    throw failure(
+                        "the default namespace cannot be `\(attribute.value)` (Namespaces in XML §3, Reserved "
+                            + "Prefixes and Namespace Names)")
+                }
+                declarations.append(XMLNamespaceDeclaration(prefix: nil, uri: attribute.value))
+            } else {
+                let prefix = String(name.dropFirst(6))
+                if prefix == "xmlns" {
+                    throw failure("the prefix `xmlns` must not be declared (Namespaces in XML §3)")
+                }
+                if prefix == "xml" {
+                    guard attribute.value == XMLScanner.xmlNamespace else {
+                        throw failure(
+                            "the prefix `xml` can only be bound to `\(XMLScanner.xmlNamespace)` (Namespaces in XML §3)")
+                    }
+                } else if attribute.value == XMLScanner.xmlNamespace || attribute.value == XMLScanner.xmlnsNamespace {
+                    throw failure(
+                        "the prefix `\(prefix)` cannot be bound to the reserved namespace `\(attribute.value)` "
+                            + "(Namespaces in XML §3)")
+                }
+                if attribute.value.isEmpty {
+                    throw failure(
+                        "the prefix `\(prefix)` is bound to an empty namespace name, which Namespaces in XML 1.0 does "
+                            + "not allow (only the default namespace can be undeclared with `xmlns=\"\"`)")
+                }
+                declarations.append(XMLNamespaceDeclaration(prefix: prefix, uri: attribute.value))
+            }
+        }
+        return declarations
     }
 
     /// The attribute array of the last start tag reported, emptied with its storage kept (see
@@ -709,19 +715,25 @@ extension XMLScanner {
         slot >= 0 && (insertions == names.insertions || names.qualifiedName(at: slot) == qualifiedName)
     }
 
-    /// Whether the attribute name at `range` of the current input declares a namespace (`xmlns` or `xmlns:prefix`).
+    /// Whether an attribute name, as UTF-8, declares a namespace: `xmlns`, or `xmlns:` and a prefix.
     @inline(__always)
-    func declaresNamespace(_ range: Range<Int>) -> Bool {
-        let count = range.count
-        guard count == 5 || (count > 6 && base[range.lowerBound + 5] == UInt8(ascii: ":")) else { return false }
-        let b = base + range.lowerBound
-        return b[0] == UInt8(ascii: "x") && b[1] == UInt8(ascii: "m") && b[2] == UInt8(ascii: "l")
-            && b[3] == UInt8(ascii: "n") && b[4] == UInt8(ascii: "s")
+    static func declaresNamespace(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = name.count
+        guard count == 5 || (count > 6 && name[5] == UInt8(ascii: ":")) else { return false }
+        return name[0] == UInt8(ascii: "x") && name[1] == UInt8(ascii: "m") && name[2] == UInt8(ascii: "l")
+            && name[3] == UInt8(ascii: "n") && name[4] == UInt8(ascii: "s")
     }
 
-    /// Whether the attribute name `name` declares a namespace (`xmlns` or `xmlns:prefix`).
+    /// Whether the attribute name at `range` of the current input declares a namespace (the rule above).
+    @inline(__always)
+    func declaresNamespace(_ range: Range<Int>) -> Bool {
+        Self.declaresNamespace(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
+    }
+
+    /// Whether an attribute name read from a declaration declares a namespace (the rule above, on its UTF-8).
     static func declaresNamespace(_ name: String) -> Bool {
-        name == "xmlns" || name.utf8.starts(with: "xmlns:".utf8)
+        var name = name
+        return name.withUTF8 { declaresNamespace($0) }
     }
 
     /// Splits and binds one name, with the bindings in scope.
